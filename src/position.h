@@ -1,0 +1,86 @@
+/* position.h - the 0x88 position: board, piece lists, game history, make/unmake. */
+#ifndef HEXE_POSITION_H
+#define HEXE_POSITION_H
+
+#include <stddef.h>
+
+#include "types.h"
+
+/* Castling rights: one bit each. */
+enum { WKSIDE = 1, WQSIDE = 2, BKSIDE = 4, BQSIDE = 8 };
+
+/* What make_move must remember so that unmake_move restores the position
+ * exactly; one entry per ply played, kept for the whole game. */
+typedef struct {
+    uint64_t key;     /* key before the move */
+    Move move;
+    uint8_t captured; /* piece captured (EMPTY if none) */
+    uint8_t castle;
+    uint8_t ep;
+    uint8_t cap_index; /* list slot the captured piece occupied */
+    uint8_t pro_index; /* pawn-list slot of a promoting pawn */
+    int16_t halfmove;
+} Undo;
+
+typedef struct Position {
+    uint8_t board[128];      /* piece on each 0x88 square */
+    uint8_t index[128];      /* slot of the piece in its list */
+    uint8_t pieces[2][16];   /* non-pawn pieces per side; the king is slot 0 */
+    uint8_t pawns[2][8];     /* pawns per side */
+    uint8_t npieces[2], npawns[2];
+    uint8_t count[16];       /* number of each coloured piece */
+    int side;                /* side to move */
+    int castle;              /* WKSIDE | WQSIDE | BKSIDE | BQSIDE */
+    uint8_t castle_rook[4];  /* rook square for each right (index = bit number) */
+    uint8_t castle_mask[128];/* rights kept when a move touches a square */
+    int ep;                  /* en-passant target square, or NO_SQ */
+    int halfmove;            /* plies since the last capture or pawn move */
+    int fullmove;
+    bool chess960;           /* write castling as king-takes-rook */
+    uint64_t key;            /* Polyglot key of the position */
+    /* Game history, growable: every position since the FEN was set. */
+    Undo *hist;
+    int hply, hcap;
+} Position;
+
+#define KING_SQ(pos, c) ((pos)->pieces[c][0])
+
+/* Set-up and copies. */
+void pos_init(Position *pos);                 /* empty board, no history */
+void pos_free(Position *pos);
+void pos_copy(Position *dst, const Position *src); /* deep copy (history too) */
+bool pos_reserve(Position *pos, int extra);   /* room for extra more plies */
+bool pos_is_ok(const Position *pos, const char **why); /* full consistency check */
+
+/* Board edits used by FEN parsing (they keep lists, counts and key right). */
+void pos_put(Position *pos, int sq, int piece);
+void pos_remove(Position *pos, int sq);
+
+/* Make/unmake. make_move expects a legal move. */
+void make_move(Position *pos, Move m);
+void unmake_move(Position *pos);
+void make_null(Position *pos);
+void unmake_null(Position *pos);
+
+/* Attacks. */
+bool sq_attacked(const Position *pos, int sq, int by);
+bool in_check(const Position *pos);
+bool gives_check(const Position *pos, Move m);
+
+/* Legal move generation (moves.c). */
+void gen_legal(const Position *pos, MoveList *list);
+bool move_is_legal(const Position *pos, Move m);
+uint64_t perft(Position *pos, int depth);
+
+/* Game state. */
+bool is_repetition(const Position *pos, int count_needed); /* count_needed earlier occurrences */
+bool insufficient_material(const Position *pos);
+int castle_side_of(const Position *pos, Move m); /* index of the right a castle move uses */
+
+/* Delta tables (attack.c). */
+extern uint8_t attack_kinds[240];
+extern int8_t attack_step[240];
+#define DELTA(from, to) ((to) - (from) + 119)
+void attack_init(void);
+
+#endif

@@ -1,0 +1,14 @@
+/* uci.h - the UCI front end. */
+#ifndef HEXE_UCI_H
+#define HEXE_UCI_H
+
+#include <stdio.h>
+
+#include "types.h"
+
+void uci_init(void);
+void uci_loop(FILE *in);
+void uci_send(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *read_line(FILE *in);
+
+#endif
