@@ -1,16 +1,15 @@
 # Hexe - a UCI chess engine on a 0x88 board.
-#   make                 build ./hexe (EXE=name, CC=compiler, ARCH=native|x86-64|...)
+#   make                 build ./hexe (EXE=name, CC=compiler, ARCH=native|x86-64-v2|..., or ARCH= for none)
 #   make test            unit, perft and UCI integration tests
-#   make sanitize        the same tests on an AddressSanitizer + UBSan build
-#   make perft-full      perft at the deepest reference depths
-#   make debug           a build with assertions and position checks after every make/unmake
+#   make sanitize        the same tests on an AddressSanitizer + UBSan build (./hexe-san)
+#   make debug           assertions and a position check after every make/unmake (./hexe-debug)
+#   make perft-full      perft at every reference depth
 
 EXE     ?= hexe
 CC      ?= cc
 ARCH    ?= native
-OPT     ?= -O3
+OPT     ?= -O3 -flto=auto
 WARN    := -Wall -Wextra -Wshadow -Werror
-CSTD    := -std=c17
 ifeq ($(ARCH),native)
   ARCHFLAGS := -march=native
 else ifeq ($(ARCH),)
@@ -18,44 +17,54 @@ else ifeq ($(ARCH),)
 else
   ARCHFLAGS := -march=$(ARCH)
 endif
-CFLAGS  ?= $(OPT) $(ARCHFLAGS)
-ALL_CFLAGS = $(CFLAGS) $(CSTD) $(WARN) -pthread
-LDLIBS  += -lm -pthread
+CFLAGS  ?= $(OPT) $(ARCHFLAGS) -DNDEBUG
+ALL_CFLAGS = $(CFLAGS) -std=c17 $(WARN) -pthread
+LDLIBS  += -lfathom -lm -pthread
 
-SRC     := $(wildcard src/*.c)
+SRC     := $(wildcard src/*.c src/eval/*.c)
 BUILD   ?= build/release
 OBJ     := $(SRC:src/%.c=$(BUILD)/%.o)
-DEP     := $(OBJ:.o=.d)
+LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))
+TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
-.PHONY: all test sanitize debug perft-full clean
+.PHONY: all test tests sanitize debug perft-full clean check-fathom
 
 all: $(EXE)
 
-$(EXE): $(OBJ)
+# Fathom (Debian's libfathom-dev) is linked, never copied in.
+check-fathom:
+	@echo '#include <tbprobe.h>' | $(CC) -E -x c - >/dev/null 2>&1 || { \
+	  echo "error: Fathom not found (tbprobe.h). Install it: apt-get install libfathom-dev" >&2; exit 1; }
+
+$(EXE): $(OBJ) | check-fathom
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/%.o: src/%.c | $(BUILD)
+$(BUILD)/%.o: src/%.c | check-fathom
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD):
-	mkdir -p $@
+$(BUILD)/tests/%: tests/%.c $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
 
 -include $(DEP)
 
+tests: $(TESTS)
+
+test: $(EXE) $(TESTS)
+	HEXE=./$(EXE) TEST_BIN=$(BUILD)/tests sh tests/run.sh
+
 debug:
-	$(MAKE) EXE=hexe-debug BUILD=build/debug CFLAGS="-O1 -g -DHEXE_DEBUG"
+	$(MAKE) EXE=hexe-debug BUILD=build/debug CFLAGS="-O1 -g -DHEXE_DEBUG" test
 
+SANFLAGS := -O1 -g -DHEXE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize:
-	$(MAKE) EXE=hexe-san BUILD=build/san \
-	  CFLAGS="-O1 -g -DHEXE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  LDFLAGS="-fsanitize=address,undefined"
-	HEXE=./hexe-san PERFT_MAX_NODES=2000000 sh tests/run.sh
+	$(MAKE) EXE=hexe-san BUILD=build/san CFLAGS="$(SANFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+	  PERFT_MAX_NODES=300000 HEXE_SANITIZED=1 test
 
-test: all
-	HEXE=./$(EXE) sh tests/run.sh
-
-perft-full: all
+perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
 
 clean:
-	rm -rf build hexe hexe-debug hexe-san
+	rm -rf build hexe hexe-debug hexe-san tests/out

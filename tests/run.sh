@@ -1,0 +1,48 @@
+#!/bin/sh
+# Runs every test: the unit-test binaries (tests/test_*.c), perft over the
+# reference suites, and the UCI integration tests (tests/test_*.py) against
+# the engine in $HEXE. Ends with the total "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+HEXE=${HEXE:-./hexe}
+BIN=${TEST_BIN:-build/tests}
+total_pass=0
+total_fail=0
+failed_suites=""
+
+tally() { # name, output file, exit code
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -1)
+    p=$(printf '%s' "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed.*/\2/')
+    f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    [ -n "$line" ] || { p=0; f=1; }
+    [ "$3" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+    [ "$f" -ne 0 ] && failed_suites="$failed_suites $1"
+    printf '%-28s %s\n' "$1" "${line:-no result (exit $3)}"
+}
+
+mkdir -p tests/out
+for t in "$BIN"/test_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    "$t" >"tests/out/$name.log" 2>&1
+    rc=$?
+    grep FAIL "tests/out/$name.log" | head -20
+    tally "$name" "tests/out/$name.log" $rc
+done
+python3 tests/perft.py --engine "$HEXE" >tests/out/perft.log 2>&1
+rc=$?
+grep FAIL tests/out/perft.log | head -20
+tally perft tests/out/perft.log $rc
+for t in tests/test_*.py; do
+    [ -f "$t" ] || continue
+    name=$(basename "$t" .py)
+    HEXE="$HEXE" python3 "$t" >"tests/out/$name.log" 2>&1
+    rc=$?
+    grep -E "FAIL|Traceback|Error" "tests/out/$name.log" | head -20
+    tally "$name" "tests/out/$name.log" $rc
+done
+[ -n "$failed_suites" ] && echo "failing suites:$failed_suites (logs in tests/out/)"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
