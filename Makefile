@@ -18,7 +18,7 @@ else
   ARCHFLAGS := -march=$(ARCH)
 endif
 CFLAGS  ?= $(OPT) $(ARCHFLAGS) -DNDEBUG
-ALL_CFLAGS = $(CFLAGS) -std=c17 $(WARN) -pthread
+ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE $(WARN) -pthread
 LDLIBS  += -lfathom -lm -pthread
 
 SRC     := $(wildcard src/*.c src/eval/*.c)

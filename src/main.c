@@ -1,7 +1,9 @@
 /* main.c - start-up: table initialisation, then the UCI loop or a subcommand. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "position.h"
 #include "uci.h"
 #include "zobrist.h"
@@ -12,8 +14,12 @@ int main(int argc, char **argv)
     zobrist_init();
     attack_init();
     uci_init();
-    (void)argc;
-    (void)argv;
+    /* Subcommands: `hexe bench [depth]`; anything else runs as UCI commands
+     * before the loop reads standard input (`hexe "go perft 5" quit`). */
+    if (argc > 1 && !strcmp(argv[1], "bench")) {
+        bench_run(argc > 2 ? atoi(argv[2]) : 0);
+        return 0;
+    }
     uci_loop(stdin);
     return 0;
 }

@@ -128,7 +128,8 @@ static bool castle_ok(Position *pos, int ksq, int rsq, int kto, int rto)
     return ok;
 }
 
-void gen_legal(const Position *cpos, MoveList *list)
+/* All legal moves, or only the noisy ones (captures, promotions, en passant). */
+static void generate(const Position *cpos, MoveList *list, bool noisy)
 {
     /* The board is lifted and put back during generation; the position is
      * unchanged when this returns. */
@@ -144,7 +145,7 @@ void gen_legal(const Position *cpos, MoveList *list)
     b[ksq] = EMPTY;
     for (int i = 0; i < 8; i++) {
         int to = ksq + king_d[i];
-        if (OFFBOARD(to) || (b[to] != EMPTY && PCOLOR(b[to]) == us))
+        if (OFFBOARD(to) || (b[to] != EMPTY && PCOLOR(b[to]) == us) || (noisy && b[to] == EMPTY))
             continue;
         if (!sq_attacked(pos, to, them))
             add(list, MAKE_MOVE(ksq, to, MK_NORMAL));
@@ -152,7 +153,7 @@ void gen_legal(const Position *cpos, MoveList *list)
     b[ksq] = (uint8_t)MAKE_PIECE(us, KING);
 
     /* 2. Castling. */
-    if (ci.nchecks == 0 && (pos->castle & (3 << (2 * us)))) {
+    if (!noisy && ci.nchecks == 0 && (pos->castle & (3 << (2 * us)))) {
         int rank = RANK_OF(ksq);
         for (int kingside = 1; kingside >= 0; kingside--) {
             int bit = 2 * us + !kingside;
@@ -177,7 +178,7 @@ void gen_legal(const Position *cpos, MoveList *list)
                 continue;
             for (int k = 0; k < 8; k++) {
                 int to = from + knight_d[k];
-                if (OFFBOARD(to) || (b[to] != EMPTY && PCOLOR(b[to]) == us))
+                if (OFFBOARD(to) || (b[to] != EMPTY && PCOLOR(b[to]) == us) || (noisy && b[to] == EMPTY))
                     continue;
                 if (check && !ci.target[to])
                     continue;
@@ -195,7 +196,7 @@ void gen_legal(const Position *cpos, MoveList *list)
                 int occ = b[to];
                 if (occ != EMPTY && PCOLOR(occ) == us)
                     break;
-                if (!check || ci.target[to])
+                if ((!check || ci.target[to]) && (!noisy || occ != EMPTY))
                     add(list, MAKE_MOVE(from, to, MK_NORMAL));
                 if (occ != EMPTY)
                     break;
@@ -211,9 +212,10 @@ void gen_legal(const Position *cpos, MoveList *list)
         int pd = ci.npins ? pin_dir_of(&ci, from) : 0;
         int to = from + fwd;
         if (b[to] == EMPTY && (!pd || pd == fwd || pd == -fwd)) {
-            if (!check || ci.target[to])
+            bool promo = RANK_OF(to) == 0 || RANK_OF(to) == 7;
+            if ((!check || ci.target[to]) && (!noisy || promo))
                 add_pawn_move(list, from, to, us);
-            if (RANK_OF(from) == start_rank && b[to + fwd] == EMPTY && (!check || ci.target[to + fwd]))
+            if (!noisy && RANK_OF(from) == start_rank && b[to + fwd] == EMPTY && (!check || ci.target[to + fwd]))
                 add(list, MAKE_MOVE(from, to + fwd, MK_NORMAL));
         }
         for (int dx = -1; dx <= 1; dx += 2) {
@@ -244,6 +246,9 @@ void gen_legal(const Position *cpos, MoveList *list)
         }
     }
 }
+
+void gen_legal(const Position *pos, MoveList *list) { generate(pos, list, false); }
+void gen_noisy(const Position *pos, MoveList *list) { generate(pos, list, true); }
 
 bool move_is_legal(const Position *pos, Move m)
 {

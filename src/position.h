@@ -65,10 +65,11 @@ void unmake_null(Position *pos);
 /* Attacks. */
 bool sq_attacked(const Position *pos, int sq, int by);
 bool in_check(const Position *pos);
-bool gives_check(const Position *pos, Move m);
 
 /* Legal move generation (moves.c). */
 void gen_legal(const Position *pos, MoveList *list);
+void gen_noisy(const Position *pos, MoveList *list); /* legal captures and promotions */
+int see(const Position *pos, Move m); /* static exchange evaluation, centipawns */
 bool move_is_legal(const Position *pos, Move m);
 uint64_t perft(Position *pos, int depth);
 

@@ -1,27 +1,37 @@
-/* uci.c - the UCI front end: reads commands, keeps the game position, prints answers. */
+/* uci.c - the UCI front end: reads commands, keeps the game position and the
+ * options, starts and stops the search thread. It never searches itself. */
 #include "uci.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "bench.h"
+#include "eval.h"
 #include "fen.h"
+#include "search.h"
+#include "tt.h"
 
 static Position root_pos;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool debug_mode;
 
 void uci_send(const char *fmt, ...)
 {
     va_list ap;
+    pthread_mutex_lock(&out_lock);
     va_start(ap, fmt);
     vprintf(fmt, ap);
     va_end(ap);
     putchar('\n');
     fflush(stdout);
+    pthread_mutex_unlock(&out_lock);
 }
 
-/* Reads one line of any length; NULL at end of input. */
 char *read_line(FILE *in)
 {
     size_t cap = 256, len = 0;
@@ -53,23 +63,285 @@ static int tokenize(char *line, char ***out)
 {
     int cap = 16, n = 0;
     char **tok = malloc((size_t)cap * sizeof *tok);
-    for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+    for (char *t = strtok(line, " \t\r\n"); t && tok; t = strtok(NULL, " \t\r\n")) {
         if (n == cap) {
-            cap *= 2;
-            tok = realloc(tok, (size_t)cap * sizeof *tok);
+            char **nt = realloc(tok, (size_t)(cap *= 2) * sizeof *tok);
+            if (!nt)
+                break;
+            tok = nt;
         }
         tok[n++] = t;
     }
     *out = tok;
-    return n;
+    return tok ? n : 0;
 }
+
+static bool parse_int64(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* ---- Options ---- */
+
+typedef enum { OPT_SPIN, OPT_CHECK, OPT_STRING, OPT_COMBO, OPT_BUTTON } OptType;
+
+typedef struct Option {
+    const char *name;
+    OptType type;
+    int64_t min, max;
+    char def[256];
+    const char *vars[16];
+    /* Applies a validated value; returns false (with msg) to refuse it. */
+    bool (*apply)(const char *value, char *msg, size_t n);
+    int *eval_value; /* evaluator weights */
+} Option;
+
+static bool set_hash(const char *v, char *msg, size_t n)
+{
+    if (!tt_resize((size_t)atoll(v))) {
+        snprintf(msg, n, "not enough memory for %s MB of hash; keeping %zu MB", v, tt_size_mb());
+        return false;
+    }
+    return true;
+}
+static bool clear_hash(const char *v, char *msg, size_t n)
+{
+    (void)v, (void)msg, (void)n;
+    search_clear();
+    return true;
+}
+static bool set_threads(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.threads = atoi(v);
+    return true;
+}
+static bool set_multipv(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.multipv = atoi(v);
+    return true;
+}
+static bool set_overhead(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.move_overhead = atoi(v);
+    return true;
+}
+static bool set_ponder(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.ponder = !strcasecmp(v, "true");
+    return true;
+}
+static bool set_chess960(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.chess960 = root_pos.chess960 = !strcasecmp(v, "true");
+    return true;
+}
+static bool set_analyse(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.analyse_mode = !strcasecmp(v, "true");
+    return true;
+}
+static bool set_eval(const char *v, char *msg, size_t n)
+{
+    if (!eval_select(v)) {
+        snprintf(msg, n, "no evaluator named '%s'", v);
+        return false;
+    }
+    return true;
+}
+
+#define MAX_OPTIONS 64
+static Option options[MAX_OPTIONS];
+static int noptions;
+
+static Option *add_option(const char *name, OptType type, const char *def, int64_t min, int64_t max,
+                          bool (*apply)(const char *, char *, size_t))
+{
+    Option *o = &options[noptions++];
+    memset(o, 0, sizeof *o);
+    o->name = name;
+    o->type = type;
+    snprintf(o->def, sizeof o->def, "%s", def);
+    o->min = min;
+    o->max = max;
+    o->apply = apply;
+    return o;
+}
+
+static void init_options(void)
+{
+    add_option("Hash", OPT_SPIN, "16", 1, 65536, set_hash);
+    add_option("Clear Hash", OPT_BUTTON, "", 0, 0, clear_hash);
+    add_option("Threads", OPT_SPIN, "1", 1, 256, set_threads);
+    add_option("Ponder", OPT_CHECK, "false", 0, 0, set_ponder);
+    add_option("MultiPV", OPT_SPIN, "1", 1, 256, set_multipv);
+    add_option("Move Overhead", OPT_SPIN, "10", 0, 5000, set_overhead);
+    add_option("UCI_Chess960", OPT_CHECK, "false", 0, 0, set_chess960);
+    add_option("UCI_AnalyseMode", OPT_CHECK, "false", 0, 0, set_analyse);
+    Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
+    for (int i = 0; i < eval_count() && i < 15; i++)
+        ev->vars[i] = eval_get(i)->name;
+    for (int i = 0; i < eval_param_count() && noptions < MAX_OPTIONS; i++) {
+        EvalParam *p = eval_param(i);
+        char def[16];
+        snprintf(def, sizeof def, "%d", p->def);
+        Option *o = add_option(p->name, OPT_SPIN, def, p->min, p->max, NULL);
+        o->eval_value = p->value;
+    }
+}
+
+static void print_options(void)
+{
+    for (int i = 0; i < noptions; i++) {
+        Option *o = &options[i];
+        switch (o->type) {
+        case OPT_SPIN:
+            uci_send("option name %s type spin default %s min %lld max %lld", o->name, o->def, (long long)o->min,
+                     (long long)o->max);
+            break;
+        case OPT_CHECK:
+            uci_send("option name %s type check default %s", o->name, o->def);
+            break;
+        case OPT_STRING:
+            uci_send("option name %s type string default %s", o->name, o->def[0] ? o->def : "<empty>");
+            break;
+        case OPT_BUTTON:
+            uci_send("option name %s type button", o->name);
+            break;
+        case OPT_COMBO: {
+            char line[512];
+            int n = snprintf(line, sizeof line, "option name %s type combo default %s", o->name, o->def);
+            for (int k = 0; o->vars[k] && n < (int)sizeof line - 40; k++)
+                n += snprintf(line + n, sizeof line - (size_t)n, " var %s", o->vars[k]);
+            uci_send("%s", line);
+            break;
+        }
+        }
+    }
+}
+
+/* setoption name <name, may contain spaces> [value <value, may contain spaces>] */
+static void cmd_setoption(const char *raw)
+{
+    const char *p = strstr(raw, "name");
+    if (!p || (p[4] != ' ' && p[4] != '\t')) {
+        uci_send("info string setoption needs 'name <option>'");
+        return;
+    }
+    p += 4;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char name[256], value[1024] = "";
+    const char *v = NULL;
+    for (const char *q = p; (q = strstr(q, "value")); q++)
+        if ((q[-1] == ' ' || q[-1] == '\t') && (q[5] == ' ' || q[5] == '\t' || q[5] == '\0')) {
+            v = q;
+            break;
+        }
+    size_t nlen = v ? (size_t)(v - p) : strlen(p);
+    if (nlen >= sizeof name)
+        nlen = sizeof name - 1;
+    memcpy(name, p, nlen);
+    name[nlen] = '\0';
+    for (int i = (int)nlen - 1; i >= 0 && isspace((unsigned char)name[i]); i--)
+        name[i] = '\0';
+    if (v) {
+        v += 5;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        snprintf(value, sizeof value, "%s", v);
+        for (int i = (int)strlen(value) - 1; i >= 0 && isspace((unsigned char)value[i]); i--)
+            value[i] = '\0';
+    }
+
+    Option *o = NULL;
+    for (int i = 0; i < noptions; i++)
+        if (!strcasecmp(options[i].name, name))
+            o = &options[i];
+    if (!o) {
+        uci_send("info string no option named '%s'", name);
+        return;
+    }
+    if (search_running()) {
+        uci_send("info string option '%s' not changed while a search is running; send it again after bestmove",
+                 o->name);
+        return;
+    }
+    char msg[256] = "";
+    switch (o->type) {
+    case OPT_SPIN: {
+        int64_t x;
+        if (!parse_int64(value, &x)) {
+            uci_send("info string option '%s' needs a whole number, not '%s'; unchanged", o->name, value);
+            return;
+        }
+        if (x < o->min || x > o->max) {
+            uci_send("info string option '%s' must be between %lld and %lld, not %s; unchanged", o->name,
+                     (long long)o->min, (long long)o->max, value);
+            return;
+        }
+        snprintf(value, sizeof value, "%lld", (long long)x);
+        break;
+    }
+    case OPT_CHECK:
+        if (strcasecmp(value, "true") && strcasecmp(value, "false")) {
+            uci_send("info string option '%s' needs true or false, not '%s'; unchanged", o->name, value);
+            return;
+        }
+        for (char *c = value; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        break;
+    case OPT_COMBO: {
+        bool ok = false;
+        for (int k = 0; o->vars[k]; k++)
+            if (!strcasecmp(o->vars[k], value)) {
+                snprintf(value, sizeof value, "%s", o->vars[k]);
+                ok = true;
+            }
+        if (!ok) {
+            uci_send("info string option '%s' has no choice '%s'; unchanged", o->name, value);
+            return;
+        }
+        break;
+    }
+    case OPT_STRING:
+        if (!strcmp(value, "<empty>"))
+            value[0] = '\0';
+        break;
+    case OPT_BUTTON:
+        break;
+    }
+    if (o->eval_value) {
+        *o->eval_value = atoi(value);
+        return;
+    }
+    if (o->apply && !o->apply(value, msg, sizeof msg)) {
+        uci_send("info string %s", msg[0] ? msg : "option refused");
+        return;
+    }
+    if (msg[0])
+        uci_send("info string %s", msg);
+}
+
+/* ---- position ---- */
 
 static void cmd_position(char **tok, int n)
 {
     int i = 1;
     char err[160];
     Position tmp = {0};
-    tmp.chess960 = root_pos.chess960;
+    tmp.chess960 = search_options.chess960;
     if (i < n && !strcmp(tok[i], "startpos")) {
         pos_set_fen(&tmp, START_FEN, err, sizeof err);
         i++;
@@ -88,8 +360,7 @@ static void cmd_position(char **tok, int n)
             len += tl;
         }
         if (!pos_set_fen(&tmp, fen, err, sizeof err)) {
-            uci_send("info string invalid FEN (%s): %s; position unchanged", fen, err);
-            pos_free(&tmp);
+            uci_send("info string invalid FEN '%s': %s; position unchanged", fen, err);
             return;
         }
     } else {
@@ -97,27 +368,36 @@ static void cmd_position(char **tok, int n)
         return;
     }
     if (i < n && !strcmp(tok[i], "moves")) {
-        pos_reserve(&tmp, n - i + MAX_PLY);
+        if (!pos_reserve(&tmp, n - i + MAX_PLY)) {
+            uci_send("info string out of memory; position unchanged");
+            pos_free(&tmp);
+            return;
+        }
         for (i++; i < n; i++) {
             Move m = parse_move(&tmp, tok[i]);
             if (m == MOVE_NONE) {
-                uci_send("info string illegal move '%s' in the move list; position set up to the move before it",
-                         tok[i]);
-                break;
+                char fen[128];
+                uci_send("info string illegal move '%s' in the move list; position unchanged (still %s)", tok[i],
+                         pos_get_fen(&root_pos, fen));
+                pos_free(&tmp);
+                return;
             }
             make_move(&tmp, m);
         }
     } else if (i < n) {
-        uci_send("info string unexpected '%s' after the position", tok[i]);
+        uci_send("info string unexpected '%s' after the position; ignored", tok[i]);
     }
     pos_copy(&root_pos, &tmp);
     pos_free(&tmp);
 }
 
-static void cmd_perft(int depth)
+/* ---- go ---- */
+
+static void cmd_perft(const char *arg)
 {
-    if (depth < 1 || depth > 20) {
-        uci_send("info string perft depth must be 1..20");
+    int64_t depth;
+    if (!arg || !parse_int64(arg, &depth) || depth < 1 || depth > 20) {
+        uci_send("info string go perft needs a depth from 1 to 20");
         return;
     }
     MoveList l;
@@ -128,7 +408,7 @@ static void cmd_perft(int depth)
         uint64_t cnt = 1;
         if (depth > 1) {
             make_move(&root_pos, l.moves[i]);
-            cnt = perft(&root_pos, depth - 1);
+            cnt = perft(&root_pos, (int)depth - 1);
             unmake_move(&root_pos);
         }
         total += cnt;
@@ -137,56 +417,157 @@ static void cmd_perft(int depth)
     uci_send("\nNodes searched: %llu\n", (unsigned long long)total);
 }
 
+static bool is_go_keyword(const char *s)
+{
+    static const char *const kw[] = {"searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo",
+                                     "depth", "nodes", "mate", "movetime", "infinite", "perft", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (!strcmp(s, kw[i]))
+            return true;
+    return false;
+}
+
 static void cmd_go(char **tok, int n)
 {
     if (n >= 2 && !strcmp(tok[1], "perft")) {
-        if (n < 3) {
-            uci_send("info string go perft needs a depth");
+        if (search_running()) {
+            uci_send("info string go perft refused while a search is running");
             return;
         }
-        cmd_perft(atoi(tok[2]));
+        cmd_perft(n >= 3 ? tok[2] : NULL);
         return;
     }
-    uci_send("info string search not implemented yet");
+    Limits lim;
+    limits_init(&lim);
+    for (int i = 1; i < n; i++) {
+        const char *k = tok[i];
+        if (!strcmp(k, "infinite")) {
+            lim.infinite = true;
+        } else if (!strcmp(k, "ponder")) {
+            lim.ponder = true;
+        } else if (!strcmp(k, "searchmoves")) {
+            for (; i + 1 < n && !is_go_keyword(tok[i + 1]); i++) {
+                if (!strcmp(tok[i + 1], "0000"))
+                    continue;
+                Move m = parse_move(&root_pos, tok[i + 1]);
+                if (m == MOVE_NONE)
+                    uci_send("info string searchmoves: '%s' is not a legal move; ignored", tok[i + 1]);
+                else if (lim.nsearchmoves < MAX_MOVES)
+                    lim.searchmoves[lim.nsearchmoves++] = m;
+            }
+        } else if (is_go_keyword(k)) {
+            int64_t v;
+            if (i + 1 >= n || !parse_int64(tok[i + 1], &v)) {
+                uci_send("info string go: '%s' needs a whole number%s%s; ignored", k, i + 1 < n ? ", not " : "",
+                         i + 1 < n ? tok[i + 1] : "");
+                if (i + 1 < n && !is_go_keyword(tok[i + 1]))
+                    i++;
+                continue;
+            }
+            i++;
+            if (!strcmp(k, "wtime"))
+                lim.time[WHITE] = v;
+            else if (!strcmp(k, "btime"))
+                lim.time[BLACK] = v;
+            else if (!strcmp(k, "winc"))
+                lim.inc[WHITE] = v;
+            else if (!strcmp(k, "binc"))
+                lim.inc[BLACK] = v;
+            else if (!strcmp(k, "movestogo"))
+                lim.movestogo = v > 0 && v < 10000 ? (int)v : 0;
+            else if (!strcmp(k, "depth"))
+                lim.depth = v < 1 ? 1 : v > MAX_PLY - 4 ? MAX_PLY - 4 : (int)v;
+            else if (!strcmp(k, "nodes"))
+                lim.nodes = v < 1 ? 1 : (uint64_t)v;
+            else if (!strcmp(k, "mate"))
+                lim.mate = v < 1 ? 1 : v > 100 ? 100 : (int)v;
+            else if (!strcmp(k, "movetime"))
+                lim.movetime = v < 0 ? 0 : v;
+        } else {
+            uci_send("info string go: unknown word '%s'; ignored", k);
+        }
+    }
+    if (search_running())
+        search_stop(); /* one bestmove per go: the old search answers first */
+    search_start(&root_pos, &lim);
 }
+
+/* ---- The loop ---- */
 
 void uci_init(void)
 {
     char err[128];
     pos_set_fen(&root_pos, START_FEN, err, sizeof err);
+    tt_resize(16);
+    search_init();
+    init_options();
+}
+
+/* Handles one command line; returns false on quit. */
+static bool uci_command(char *line)
+{
+    char *raw = strdup(line);
+    char **tok;
+    int n = tokenize(line, &tok);
+    bool go_on = true;
+    if (n == 0 || !raw) {
+    } else if (!strcmp(tok[0], "uci")) {
+        uci_send("id name Hexe %s", HEXE_VERSION);
+        uci_send("id author the Hexe developers");
+        print_options();
+        uci_send("uciok");
+    } else if (!strcmp(tok[0], "isready")) {
+        uci_send("readyok");
+    } else if (!strcmp(tok[0], "debug")) {
+        debug_mode = n > 1 && !strcmp(tok[1], "on");
+    } else if (!strcmp(tok[0], "setoption")) {
+        cmd_setoption(raw);
+    } else if (!strcmp(tok[0], "ucinewgame")) {
+        if (search_running())
+            uci_send("info string ucinewgame ignored while a search is running; send stop first");
+        else
+            search_clear();
+    } else if (!strcmp(tok[0], "position")) {
+        cmd_position(tok, n);
+    } else if (!strcmp(tok[0], "go")) {
+        cmd_go(tok, n);
+    } else if (!strcmp(tok[0], "stop")) {
+        if (search_running())
+            search_stop();
+    } else if (!strcmp(tok[0], "ponderhit")) {
+        search_ponderhit();
+    } else if (!strcmp(tok[0], "d")) {
+        pos_print(&root_pos, stdout);
+    } else if (!strcmp(tok[0], "eval")) {
+        if (search_running())
+            uci_send("info string eval refused while a search is running");
+        else
+            eval_current->trace(&root_pos, stdout);
+    } else if (!strcmp(tok[0], "bench")) {
+        if (search_running())
+            uci_send("info string bench refused while a search is running");
+        else
+            bench_run(n > 1 ? atoi(tok[1]) : 0);
+    } else if (!strcmp(tok[0], "quit")) {
+        go_on = false;
+    } else {
+        uci_send("info string unknown command '%s'", tok[0]);
+    }
+    free(tok);
+    free(raw);
+    return go_on;
 }
 
 void uci_loop(FILE *in)
 {
     char *line;
     while ((line = read_line(in))) {
-        char **tok;
-        int n = tokenize(line, &tok);
-        bool quit = false;
-        if (n == 0) {
-        } else if (!strcmp(tok[0], "uci")) {
-            uci_send("id name Hexe %s", HEXE_VERSION);
-            uci_send("id author the Hexe developers");
-            uci_send("uciok");
-        } else if (!strcmp(tok[0], "isready")) {
-            uci_send("readyok");
-        } else if (!strcmp(tok[0], "ucinewgame")) {
-            /* nothing to clear yet */
-        } else if (!strcmp(tok[0], "position")) {
-            cmd_position(tok, n);
-        } else if (!strcmp(tok[0], "go")) {
-            cmd_go(tok, n);
-        } else if (!strcmp(tok[0], "d")) {
-            pos_print(&root_pos, stdout);
-        } else if (!strcmp(tok[0], "quit")) {
-            quit = true;
-        } else {
-            uci_send("info string unknown command '%s'", tok[0]);
-        }
-        free(tok);
+        bool go_on = uci_command(line);
         free(line);
-        if (quit)
+        if (!go_on)
             break;
     }
+    search_quit();
+    tt_free();
     pos_free(&root_pos);
 }

@@ -1,0 +1,11 @@
+/* bench.h - the fixed-depth benchmark whose node count signs every search change. */
+#ifndef HEXE_BENCH_H
+#define HEXE_BENCH_H
+
+#define BENCH_DEPTH 10
+
+/* Searches the bench positions to `depth` (BENCH_DEPTH when 0) with one thread
+ * and a cleared 16 MB hash; the last line is "<N> nodes <M> nps". */
+void bench_run(int depth);
+
+#endif

@@ -1,0 +1,961 @@
+/* search.c - iterative deepening, aspiration windows, principal variation
+ * search and quiescence, run by one or more threads (Lazy SMP: they share the
+ * transposition table; the main thread decides and reports). */
+#include "search.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eval.h"
+#include "fen.h"
+#include "timeman.h"
+#include "tt.h"
+#include "uci.h"
+
+SearchOptions search_options = {
+    .threads = 1,
+    .multipv = 1,
+    .move_overhead = 10,
+    .skill = 20,
+    .elo = 3000,
+    .syzygy_probe_depth = 1,
+    .syzygy_probe_limit = 5,
+    .syzygy_50_move_rule = true,
+};
+
+typedef struct {
+    Move move;
+    int score, prev_score;
+    int seldepth;
+    bool bound_lower, bound_upper;
+    int pvlen;
+    Move pv[MAX_PLY + 1];
+} RootMove;
+
+typedef struct {
+    int eval;
+    Move move;
+    int moved_piece;
+} Stack;
+
+typedef struct Thread {
+    int id;
+    pthread_t handle;
+    Position pos;
+    _Atomic uint64_t nodes, tbhits;
+    int seldepth;
+    int root_depth, completed_depth;
+    int pv_idx;
+    int nroot;
+    RootMove root[MAX_MOVES];
+    Stack stack[MAX_PLY + 4];
+    Move killers[MAX_PLY + 2][2];
+    Move counter[16][128];
+    int16_t history[2][64][64];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pvlen[MAX_PLY + 1];
+} Thread;
+
+/* ---- Shared state ---- */
+
+static Thread **threads;
+static int nthreads;
+static Limits limits;
+static TimePlan plan;
+static _Atomic int64_t start_time;
+static atomic_bool stop_flag;
+static atomic_bool pondering;
+static atomic_bool running;
+static pthread_t main_handle;
+static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool quiet_output; /* bench: no info lines */
+static int lmr_table[64][64];
+
+static inline void count_node(_Atomic uint64_t *c)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+static uint64_t total_nodes(void)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < nthreads; i++)
+        n += atomic_load_explicit(&threads[i]->nodes, memory_order_relaxed);
+    return n;
+}
+
+static uint64_t total_tbhits(void)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < nthreads; i++)
+        n += atomic_load_explicit(&threads[i]->tbhits, memory_order_relaxed);
+    return n;
+}
+
+void limits_init(Limits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    lim->time[0] = lim->time[1] = -1;
+    lim->inc[0] = lim->inc[1] = -1;
+    lim->movetime = -1;
+}
+
+/* ---- Scores ---- */
+
+static int score_to_tt(int s, int ply)
+{
+    if (s >= MATE_IN_MAX)
+        return s + ply;
+    if (s <= -MATE_IN_MAX)
+        return s - ply;
+    return s;
+}
+
+static int score_from_tt(int s, int ply)
+{
+    if (s >= MATE_IN_MAX)
+        return s - ply;
+    if (s <= -MATE_IN_MAX)
+        return s + ply;
+    return s;
+}
+
+static void format_score(int s, char *buf, size_t n)
+{
+    if (s >= MATE_IN_MAX)
+        snprintf(buf, n, "mate %d", (MATE - s + 1) / 2);
+    else if (s <= -MATE_IN_MAX)
+        snprintf(buf, n, "mate %d", -(MATE + s) / 2);
+    else
+        snprintf(buf, n, "cp %d", s);
+}
+
+/* ---- Draws ---- */
+
+static bool is_draw(const Position *pos)
+{
+    if (pos->halfmove >= 100)
+        return true;
+    return is_repetition(pos, 1) || insufficient_material(pos);
+}
+
+static bool has_non_pawn_material(const Position *pos, int side) { return pos->npieces[side] > 1; }
+
+/* ---- Time and stop checks ---- */
+
+static void check_time(Thread *t)
+{
+    if (t->id != 0 || atomic_load_explicit(&pondering, memory_order_relaxed))
+        return;
+    uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+    if (n & 1023)
+        return;
+    if (limits.nodes && total_nodes() >= limits.nodes)
+        atomic_store(&stop_flag, true);
+    if (plan.hard >= 0 && now_ms() - start_time >= plan.hard)
+        atomic_store(&stop_flag, true);
+}
+
+static inline bool stopped(void) { return atomic_load_explicit(&stop_flag, memory_order_relaxed); }
+
+/* ---- Move ordering ---- */
+
+static const int mvv[8] = {0, 100, 320, 330, 500, 950, 0, 0};
+
+enum {
+    SCORE_TT = 30000000,
+    SCORE_GOOD_CAPTURE = 20000000,
+    SCORE_KILLER1 = 10000002,
+    SCORE_KILLER2 = 10000001,
+    SCORE_COUNTER = 10000000,
+    SCORE_BAD_CAPTURE = -20000000,
+};
+
+static inline bool is_capture(const Position *pos, Move m)
+{
+    return MOVE_KIND(m) == MK_EP || (MOVE_KIND(m) != MK_CASTLE && pos->board[MOVE_TO(m)] != EMPTY);
+}
+
+static inline bool is_quiet(const Position *pos, Move m)
+{
+    return !is_capture(pos, m) && MOVE_KIND(m) != MK_PROMO;
+}
+
+static void score_moves(const Thread *t, const Position *pos, const MoveList *l, int *scores, Move ttm,
+                        int ply, bool qs)
+{
+    Move k1 = t->killers[ply][0], k2 = t->killers[ply][1];
+    Move cm = MOVE_NONE;
+    if (ply > 0) {
+        const Stack *prev = &t->stack[ply - 1];
+        if (prev->move != MOVE_NONE && prev->move != MOVE_NULL)
+            cm = t->counter[prev->moved_piece][MOVE_TO(prev->move)];
+    }
+    for (int i = 0; i < l->count; i++) {
+        Move m = l->moves[i];
+        if (m == ttm) {
+            scores[i] = SCORE_TT;
+            continue;
+        }
+        if (!is_quiet(pos, m)) {
+            int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
+            int attacker = PTYPE(pos->board[MOVE_FROM(m)]);
+            int s = mvv[victim] * 16 - attacker;
+            if (MOVE_KIND(m) == MK_PROMO)
+                s += MOVE_PROMO(m) == QUEEN ? 16 * 900 : -16 * 1000;
+            bool good = qs || see(pos, m) >= 0;
+            scores[i] = (good ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + s;
+        } else if (m == k1) {
+            scores[i] = SCORE_KILLER1;
+        } else if (m == k2) {
+            scores[i] = SCORE_KILLER2;
+        } else if (m == cm) {
+            scores[i] = SCORE_COUNTER;
+        } else {
+            scores[i] = t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))];
+        }
+    }
+}
+
+/* Selection sort step: brings the best remaining move to position i. */
+static inline Move pick_move(MoveList *l, int *scores, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < l->count; j++)
+        if (scores[j] > scores[best])
+            best = j;
+    Move m = l->moves[best];
+    int s = scores[best];
+    l->moves[best] = l->moves[i];
+    scores[best] = scores[i];
+    l->moves[i] = m;
+    scores[i] = s;
+    return m;
+}
+
+static void update_history(int16_t *h, int bonus)
+{
+    *h += (int16_t)(bonus - *h * abs(bonus) / 16384);
+}
+
+static void update_quiet_stats(Thread *t, const Position *pos, Move best, int ply, int depth,
+                               const Move *quiets, int nquiets)
+{
+    int bonus = depth * depth > 1200 ? 1200 : depth * depth * 16 / 16 + 8 * depth;
+    if (bonus > 1600)
+        bonus = 1600;
+    int side = pos->side;
+    update_history(&t->history[side][SQ64(MOVE_FROM(best))][SQ64(MOVE_TO(best))], bonus * 8);
+    for (int i = 0; i < nquiets; i++)
+        if (quiets[i] != best)
+            update_history(&t->history[side][SQ64(MOVE_FROM(quiets[i]))][SQ64(MOVE_TO(quiets[i]))],
+                           -bonus * 8);
+    if (t->killers[ply][0] != best) {
+        t->killers[ply][1] = t->killers[ply][0];
+        t->killers[ply][0] = best;
+    }
+    if (ply > 0) {
+        const Stack *prev = &t->stack[ply - 1];
+        if (prev->move != MOVE_NONE && prev->move != MOVE_NULL)
+            t->counter[prev->moved_piece][MOVE_TO(prev->move)] = best;
+    }
+}
+
+/* ---- Quiescence ---- */
+
+static int qsearch(Thread *t, int alpha, int beta, int ply)
+{
+    Position *pos = &t->pos;
+    count_node(&t->nodes);
+    check_time(t);
+    t->pvlen[ply] = ply;
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+    if (stopped())
+        return 0;
+    if (is_draw(pos))
+        return 0;
+    bool check = in_check(pos);
+    if (ply >= MAX_PLY - 1)
+        return check ? 0 : evaluate(pos);
+
+    bool pv = beta - alpha > 1;
+    TTHit hit = {0};
+    Move ttm = MOVE_NONE;
+    if (tt_probe(pos->key, &hit)) {
+        ttm = hit.move;
+        int s = score_from_tt(hit.score, ply);
+        if (!pv && (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && s >= beta) ||
+                    (hit.bound == BOUND_UPPER && s <= alpha)))
+            return s;
+    }
+
+    int best, eval = -INF;
+    MoveList l;
+    if (check) {
+        best = -MATE + ply;
+        gen_legal(pos, &l);
+        if (l.count == 0)
+            return best;
+    } else {
+        eval = evaluate(pos);
+        best = eval;
+        if (best >= beta)
+            return best;
+        if (best > alpha)
+            alpha = best;
+        gen_noisy(pos, &l);
+    }
+
+    int scores[MAX_MOVES];
+    score_moves(t, pos, &l, scores, ttm, ply, !check);
+    Move best_move = MOVE_NONE;
+    int old_alpha = alpha;
+    for (int i = 0; i < l.count; i++) {
+        Move m = pick_move(&l, scores, i);
+        if (!check) {
+            if (MOVE_KIND(m) == MK_PROMO && MOVE_PROMO(m) != QUEEN)
+                continue;
+            int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
+            if (MOVE_KIND(m) != MK_PROMO && eval + mvv[victim] + 200 <= alpha)
+                continue; /* delta pruning */
+            if (see(pos, m) < 0)
+                continue;
+        }
+        t->stack[ply].move = m;
+        t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
+        make_move(pos, m);
+        int s = -qsearch(t, -beta, -alpha, ply + 1);
+        unmake_move(pos);
+        if (stopped())
+            return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                best_move = m;
+                t->pv[ply][ply] = m;
+                for (int j = ply + 1; j < t->pvlen[ply + 1]; j++)
+                    t->pv[ply][j] = t->pv[ply + 1][j];
+                t->pvlen[ply] = t->pvlen[ply + 1];
+                if (s >= beta)
+                    break;
+            }
+        }
+    }
+    int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(pos->key, best_move, score_to_tt(best, ply), eval, 0, bound);
+    return best;
+}
+
+/* ---- Main search ---- */
+
+static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutnode)
+{
+    Position *pos = &t->pos;
+    bool root = ply == 0;
+    bool pv = beta - alpha > 1;
+
+    if (depth <= 0)
+        return qsearch(t, alpha, beta, ply);
+
+    /* 1. Node bookkeeping, stop, draws, mate distance. */
+    count_node(&t->nodes);
+    check_time(t);
+    t->pvlen[ply] = ply;
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+    if (!root) {
+        if (stopped())
+            return 0;
+        if (is_draw(pos))
+            return 0;
+        if (ply >= MAX_PLY - 1)
+            return in_check(pos) ? 0 : evaluate(pos);
+        int mated = -MATE + ply;
+        if (alpha < mated)
+            alpha = mated;
+        if (beta > MATE - ply - 1)
+            beta = MATE - ply - 1;
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    /* 2. Probe the transposition table. */
+    TTHit hit = {0};
+    bool tthit = tt_probe(pos->key, &hit);
+    Move ttm = tthit ? hit.move : MOVE_NONE;
+    int ttscore = tthit ? score_from_tt(hit.score, ply) : 0;
+    if (root && t->nroot)
+        ttm = t->root[t->pv_idx].move;
+    if (!pv && tthit && hit.depth >= depth &&
+        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && ttscore >= beta) ||
+         (hit.bound == BOUND_UPPER && ttscore <= alpha)))
+        return ttscore;
+
+    /* 3. Tablebases: probed here once the Syzygy glue lands. */
+
+    /* 4. Static evaluation. */
+    bool check = in_check(pos);
+    int eval;
+    if (check)
+        eval = -INF;
+    else if (tthit && hit.eval != -INF)
+        eval = hit.eval;
+    else
+        eval = evaluate(pos);
+    t->stack[ply].eval = eval;
+    bool improving = !check && ply >= 2 && eval > t->stack[ply - 2].eval;
+    /* A TT score with the right bound is a better guess than the static eval. */
+    int guess = eval;
+    if (!check && tthit &&
+        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && ttscore > eval) ||
+         (hit.bound == BOUND_UPPER && ttscore < eval)))
+        guess = ttscore;
+
+    t->killers[ply + 1][0] = t->killers[ply + 1][1] = MOVE_NONE;
+
+    if (!pv && !check) {
+        /* 5. Reverse futility pruning. */
+        if (depth <= 8 && guess - 75 * (depth - improving) >= beta && abs(beta) < TB_WIN_IN_MAX)
+            return guess;
+
+        /* 6. Null move, with a zugzwang guard (only with pieces besides pawns). */
+        if (depth >= 3 && guess >= beta && eval >= beta && has_non_pawn_material(pos, pos->side) &&
+            ply > 0 && t->stack[ply - 1].move != MOVE_NULL && abs(beta) < TB_WIN_IN_MAX) {
+            int r = 3 + depth / 4 + ((guess - beta) / 200 < 3 ? (guess - beta) / 200 : 3);
+            t->stack[ply].move = MOVE_NULL;
+            t->stack[ply].moved_piece = 0;
+            make_null(pos);
+            int s = -search(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cutnode);
+            unmake_null(pos);
+            if (stopped())
+                return 0;
+            if (s >= beta)
+                return s >= TB_WIN_IN_MAX ? beta : s;
+        }
+    }
+
+    /* 7. Internal iterative reduction: no move to try first, search less deep. */
+    if (depth >= 4 && ttm == MOVE_NONE && (pv || cutnode))
+        depth--;
+
+    /* 8. The move loop. */
+    MoveList l;
+    if (root) {
+        l.count = 0;
+        for (int i = t->pv_idx; i < t->nroot; i++)
+            l.moves[l.count++] = t->root[i].move;
+    } else {
+        gen_legal(pos, &l);
+    }
+    if (l.count == 0)
+        return check ? -MATE + ply : 0;
+
+    int scores[MAX_MOVES];
+    score_moves(t, pos, &l, scores, ttm, ply, false);
+    if (root)
+        for (int i = 0; i < l.count; i++) /* keep the previous iteration's order */
+            scores[i] = l.count - i + (l.moves[i] == ttm ? SCORE_TT : 0);
+
+    int best = -INF, old_alpha = alpha, moves_tried = 0, nquiets = 0;
+    Move best_move = MOVE_NONE;
+    Move quiets[MAX_MOVES];
+    bool skip_quiets = false;
+
+    for (int i = 0; i < l.count; i++) {
+        Move m = pick_move(&l, scores, i);
+        bool quiet = is_quiet(pos, m);
+        if (quiet && skip_quiets)
+            continue;
+
+        /* 9. Pruning at shallow depth. */
+        if (!root && best > -TB_WIN_IN_MAX && has_non_pawn_material(pos, pos->side)) {
+            if (quiet) {
+                if (depth <= 6 && nquiets >= (3 + depth * depth) / (2 - improving)) {
+                    skip_quiets = true;
+                    continue;
+                }
+                if (!check && depth <= 7 && eval + 100 + 90 * depth <= alpha && scores[i] < SCORE_COUNTER)
+                    continue;
+                if (depth <= 7 && see(pos, m) < -40 * depth)
+                    continue;
+            } else if (depth <= 6 && scores[i] < 0 && see(pos, m) < -90 * depth) {
+                continue;
+            }
+        }
+
+        if (root && t->id == 0 && !quiet_output && now_ms() - start_time > 1000) {
+            char b[8];
+            uci_send("info depth %d currmove %s currmovenumber %d", depth,
+                     move_to_uci(m, pos->chess960, b), t->pv_idx + i + 1);
+        }
+
+        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+        t->stack[ply].move = m;
+        t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
+        tt_prefetch(pos->key); /* cheap; the child key is not known before make */
+        make_move(pos, m);
+        moves_tried++;
+        if (quiet)
+            quiets[nquiets++] = m;
+        bool gives_check = in_check(pos);
+
+        /* 10. Extensions: a move that gives check. */
+        int new_depth = depth - 1 + (gives_check && ply < 2 * t->root_depth + 4);
+        int s;
+        if (moves_tried == 1) {
+            s = -search(t, -beta, -alpha, new_depth, ply + 1, false);
+        } else {
+            /* 11. Late move reductions. */
+            int r = 0;
+            if (depth >= 3 && moves_tried > 1 + 2 * pv && (quiet || scores[i] < 0)) {
+                r = lmr_table[depth < 63 ? depth : 63][moves_tried < 63 ? moves_tried : 63];
+                r -= pv;
+                r += cutnode;
+                r += !improving;
+                r -= gives_check;
+                if (quiet)
+                    r -= scores[i] >= SCORE_COUNTER ? 1 : scores[i] / 6000;
+                if (r < 0)
+                    r = 0;
+                if (r > new_depth - 1)
+                    r = new_depth - 1 > 0 ? new_depth - 1 : 0;
+            }
+            s = -search(t, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            if (s > alpha && r > 0)
+                s = -search(t, -alpha - 1, -alpha, new_depth, ply + 1, !cutnode);
+            if (s > alpha && s < beta && pv)
+                s = -search(t, -beta, -alpha, new_depth, ply + 1, false);
+        }
+        unmake_move(pos);
+        if (stopped())
+            return 0;
+
+        if (root) {
+            RootMove *rm = NULL;
+            for (int k = t->pv_idx; k < t->nroot; k++)
+                if (t->root[k].move == m)
+                    rm = &t->root[k];
+            (void)nodes_before;
+            if (moves_tried == 1 || s > alpha) {
+                rm->score = s;
+                rm->seldepth = t->seldepth;
+                rm->bound_lower = s >= beta;
+                rm->bound_upper = false;
+                rm->pv[0] = m;
+                rm->pvlen = 1;
+                for (int j = 1; j < t->pvlen[1] && j < MAX_PLY; j++)
+                    rm->pv[rm->pvlen++] = t->pv[1][j];
+                if (s <= alpha)
+                    rm->bound_upper = true;
+            } else {
+                rm->score = -INF;
+            }
+        }
+
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                best_move = m;
+                alpha = s;
+                t->pv[ply][ply] = m;
+                for (int j = ply + 1; j < t->pvlen[ply + 1]; j++)
+                    t->pv[ply][j] = t->pv[ply + 1][j];
+                t->pvlen[ply] = t->pvlen[ply + 1] > ply + 1 ? t->pvlen[ply + 1] : ply + 1;
+                if (s >= beta) {
+                    if (quiet)
+                        update_quiet_stats(t, pos, m, ply, depth, quiets, nquiets);
+                    break;
+                }
+            }
+        }
+    }
+
+    if (moves_tried == 0) /* everything pruned: only possible with legal moves left */
+        return alpha;
+
+    /* 12. Store the result. */
+    int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    if (!(root && t->pv_idx > 0))
+        tt_store(pos->key, best_move, score_to_tt(best, ply), check ? -INF : eval, depth, bound);
+    return best;
+}
+
+/* ---- Reporting ---- */
+
+static void print_pv_line(Thread *t, int depth, int idx, int score, bool lower, bool upper, const RootMove *rm)
+{
+    char sc[32], b[8];
+    format_score(score, sc, sizeof sc);
+    int64_t elapsed = now_ms() - start_time;
+    uint64_t nodes = total_nodes();
+    uint64_t nps = elapsed > 0 ? nodes * 1000 / (uint64_t)elapsed : nodes * 1000;
+    char line[8192];
+    int n = snprintf(line, sizeof line,
+                     "info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d tbhits %llu "
+                     "time %lld pv",
+                     depth, rm->seldepth > depth ? rm->seldepth : depth, idx + 1, sc,
+                     lower ? " lowerbound" : upper ? " upperbound" : "", (unsigned long long)nodes,
+                     (unsigned long long)nps, tt_hashfull(), (unsigned long long)total_tbhits(), (long long)elapsed);
+    for (int i = 0; i < rm->pvlen && n < (int)sizeof line - 8; i++)
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s", move_to_uci(rm->pv[i], t->pos.chess960, b));
+    uci_send("%s", line);
+}
+
+static int cmp_root(const void *a, const void *b)
+{
+    const RootMove *x = a, *y = b;
+    return (y->score > x->score) - (y->score < x->score);
+}
+
+/* Stable insertion sort of root moves [from, n) by score. */
+static void sort_root(Thread *t, int from)
+{
+    for (int i = from + 1; i < t->nroot; i++) {
+        RootMove tmp = t->root[i];
+        int j = i - 1;
+        while (j >= from && t->root[j].score < tmp.score) {
+            t->root[j + 1] = t->root[j];
+            j--;
+        }
+        t->root[j + 1] = tmp;
+    }
+    (void)cmp_root;
+}
+
+/* ---- Iterative deepening ---- */
+
+static void iterative_deepening(Thread *t)
+{
+    int max_depth = limits.depth > 0 && limits.depth < MAX_PLY - 4 ? limits.depth : MAX_PLY - 4;
+    int multipv = search_options.multipv < t->nroot ? search_options.multipv : t->nroot;
+    Move last_best = MOVE_NONE;
+    int stable = 0;
+    if (multipv < 1)
+        multipv = 1;
+
+    for (int depth = 1 + (t->id & 1); depth <= max_depth; depth++) {
+        t->root_depth = depth;
+        for (int i = 0; i < t->nroot; i++)
+            t->root[i].prev_score = t->root[i].score;
+
+        for (t->pv_idx = 0; t->pv_idx < multipv; t->pv_idx++) {
+            t->seldepth = 0;
+            int prev = t->root[t->pv_idx].prev_score;
+            int delta = 20, alpha = -INF, beta = INF;
+            if (depth >= 5 && abs(prev) < TB_WIN_IN_MAX) {
+                alpha = prev - delta > -INF ? prev - delta : -INF;
+                beta = prev + delta < INF ? prev + delta : INF;
+            }
+            /* 1. Aspiration windows: widen on each failure. */
+            for (;;) {
+                int s = search(t, alpha, beta, depth, 0, false);
+                if (stopped())
+                    break;
+                sort_root(t, t->pv_idx);
+                if (s <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = s - delta > -INF ? s - delta : -INF;
+                    if (t->id == 0 && !quiet_output)
+                        print_pv_line(t, depth, t->pv_idx, s, false, true, &t->root[t->pv_idx]);
+                } else if (s >= beta) {
+                    beta = s + delta < INF ? s + delta : INF;
+                    if (t->id == 0 && !quiet_output)
+                        print_pv_line(t, depth, t->pv_idx, s, true, false, &t->root[t->pv_idx]);
+                } else {
+                    break;
+                }
+                delta += delta / 2 + 5;
+            }
+            sort_root(t, 0 + t->pv_idx);
+            if (stopped())
+                break;
+        }
+        if (stopped())
+            break;
+        t->completed_depth = depth;
+        sort_root(t, 0);
+
+        if (t->id != 0)
+            continue;
+        if (!quiet_output)
+            for (int i = 0; i < multipv; i++)
+                print_pv_line(t, depth, i, t->root[i].score, false, false, &t->root[i]);
+
+        /* 2. Stop conditions checked between iterations (main thread). */
+        int best_score = t->root[0].score;
+        if (limits.mate > 0 && best_score >= MATE_IN_MAX && (MATE - best_score + 1) / 2 <= limits.mate)
+            break;
+        if (atomic_load(&pondering) || limits.infinite)
+            continue;
+        if (limits.nodes && total_nodes() >= limits.nodes)
+            break;
+        stable = t->root[0].move == last_best ? stable + 1 : 0;
+        last_best = t->root[0].move;
+        if (plan.soft >= 0) {
+            int64_t elapsed = now_ms() - start_time;
+            if (t->nroot == 1 && depth >= 4)
+                break; /* a forced move: answer quickly */
+            double scale = 1.3 - 0.1 * (stable < 6 ? stable : 6);
+            if (elapsed >= (int64_t)(plan.soft * scale))
+                break;
+        }
+    }
+}
+
+/* ---- Threads ---- */
+
+static void init_thread_root(Thread *t, const Position *root)
+{
+    pos_copy(&t->pos, root);
+    atomic_store(&t->nodes, 0);
+    atomic_store(&t->tbhits, 0);
+    t->completed_depth = 0;
+    t->seldepth = 0;
+    memset(t->stack, 0, sizeof t->stack);
+    memset(t->killers, 0, sizeof t->killers);
+    MoveList l;
+    gen_legal(&t->pos, &l);
+    t->nroot = 0;
+    for (int i = 0; i < l.count; i++) {
+        bool wanted = limits.nsearchmoves == 0;
+        for (int j = 0; j < limits.nsearchmoves; j++)
+            if (limits.searchmoves[j] == l.moves[i])
+                wanted = true;
+        if (!wanted)
+            continue;
+        RootMove *rm = &t->root[t->nroot++];
+        memset(rm, 0, sizeof *rm);
+        rm->move = l.moves[i];
+        rm->score = rm->prev_score = -INF;
+        rm->pv[0] = l.moves[i];
+        rm->pvlen = 1;
+    }
+    /* Captures first at the start, the order the first iteration will refine. */
+    int scores[MAX_MOVES];
+    MoveList rl;
+    rl.count = t->nroot;
+    for (int i = 0; i < t->nroot; i++)
+        rl.moves[i] = t->root[i].move;
+    TTHit hit;
+    Move ttm = tt_probe(t->pos.key, &hit) ? hit.move : MOVE_NONE;
+    score_moves(t, &t->pos, &rl, scores, ttm, 0, false);
+    for (int i = 0; i < t->nroot; i++) {
+        pick_move(&rl, scores, i);
+        t->root[i].move = t->root[i].pv[0] = rl.moves[i];
+    }
+}
+
+static void *helper_main(void *arg)
+{
+    Thread *t = arg;
+    iterative_deepening(t);
+    return NULL;
+}
+
+static Thread *new_thread(int id)
+{
+    Thread *t = calloc(1, sizeof *t);
+    if (!t)
+        abort();
+    t->id = id;
+    return t;
+}
+
+static void ensure_threads(int n)
+{
+    if (n == nthreads)
+        return;
+    for (int i = n; i < nthreads; i++) {
+        pos_free(&threads[i]->pos);
+        free(threads[i]);
+    }
+    Thread **nt = realloc(threads, (size_t)n * sizeof *nt);
+    if (!nt)
+        abort();
+    threads = nt;
+    for (int i = nthreads; i < n; i++)
+        threads[i] = new_thread(i);
+    nthreads = n;
+}
+
+static bool game_over_after(Position *pos, Move m)
+{
+    make_move(pos, m);
+    MoveList l;
+    gen_legal(pos, &l);
+    bool over = l.count == 0 || pos->halfmove >= 100 || is_repetition(pos, 2) || insufficient_material(pos);
+    unmake_move(pos);
+    return over;
+}
+
+/* The move to ponder on: the PV's second move, or the TT's move after the best one. */
+static Move ponder_move(Thread *t, const RootMove *rm)
+{
+    Position *pos = &t->pos;
+    Move best = rm->move, pm = rm->pvlen >= 2 ? rm->pv[1] : MOVE_NONE;
+    make_move(pos, best);
+    if (pm == MOVE_NONE) {
+        TTHit hit;
+        if (tt_probe(pos->key, &hit))
+            pm = hit.move;
+    }
+    if (pm != MOVE_NONE && (!move_is_legal(pos, pm) || game_over_after(pos, pm)))
+        pm = MOVE_NONE;
+    unmake_move(pos);
+    return pm;
+}
+
+static void *main_thread(void *arg)
+{
+    (void)arg;
+    Thread *t = threads[0];
+    char b1[8], b2[8];
+
+    if (t->nroot == 0) {
+        /* Mate or stalemate: nothing to search. */
+        uci_send("info depth 0 score %s", in_check(&t->pos) ? "mate 0" : "cp 0");
+    } else {
+        for (int i = 1; i < nthreads; i++)
+            pthread_create(&threads[i]->handle, NULL, helper_main, threads[i]);
+        iterative_deepening(t);
+    }
+
+    /* 3. infinite and ponder: the answer waits for stop or ponderhit. */
+    while (!stopped() && (atomic_load(&pondering) || limits.infinite)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&stop_flag, true);
+    if (t->nroot)
+        for (int i = 1; i < nthreads; i++)
+            pthread_join(threads[i]->handle, NULL);
+
+    if (t->nroot == 0) {
+        uci_send("bestmove (none)");
+    } else {
+        RootMove *rm = &t->root[0];
+        if (!quiet_output)
+            print_pv_line(t, t->completed_depth > 0 ? t->completed_depth : 1, 0,
+                          rm->score == -INF ? 0 : rm->score, false, false, rm);
+        Move pm = ponder_move(t, rm);
+        if (pm != MOVE_NONE)
+            uci_send("bestmove %s ponder %s", move_to_uci(rm->move, t->pos.chess960, b1),
+                     move_to_uci(pm, t->pos.chess960, b2));
+        else
+            uci_send("bestmove %s", move_to_uci(rm->move, t->pos.chess960, b1));
+    }
+    atomic_store(&running, false);
+    return NULL;
+}
+
+void search_init(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            lmr_table[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+    ensure_threads(1);
+}
+
+void search_start(const Position *root, const Limits *lim)
+{
+    search_wait();
+    pthread_mutex_lock(&run_lock);
+    ensure_threads(search_options.threads);
+    limits = *lim;
+    atomic_store(&stop_flag, false);
+    atomic_store(&pondering, lim->ponder);
+    start_time = now_ms();
+    plan = time_plan(lim, root->side, search_options.move_overhead);
+    quiet_output = false;
+    tt_new_search();
+    for (int i = 0; i < nthreads; i++)
+        init_thread_root(threads[i], root);
+    atomic_store(&running, true);
+    pthread_create(&main_handle, NULL, main_thread, NULL);
+    pthread_mutex_unlock(&run_lock);
+}
+
+void search_wait(void)
+{
+    pthread_mutex_lock(&run_lock);
+    if (main_handle) {
+        pthread_join(main_handle, NULL);
+        main_handle = 0;
+    }
+    pthread_mutex_unlock(&run_lock);
+}
+
+void search_stop(void)
+{
+    atomic_store(&stop_flag, true);
+    atomic_store(&pondering, false);
+    search_wait();
+}
+
+void search_ponderhit(void)
+{
+    if (!atomic_load(&pondering))
+        return;
+    start_time = now_ms(); /* the clock runs from now on */
+    atomic_store(&pondering, false);
+}
+
+bool search_running(void) { return atomic_load(&running); }
+
+bool search_is_unbounded(void) { return atomic_load(&running) && (atomic_load(&pondering) || limits.infinite); }
+
+void search_clear(void)
+{
+    tt_clear();
+    for (int i = 0; i < nthreads; i++) {
+        memset(threads[i]->history, 0, sizeof threads[i]->history);
+        memset(threads[i]->counter, 0, sizeof threads[i]->counter);
+        memset(threads[i]->killers, 0, sizeof threads[i]->killers);
+    }
+}
+
+void search_quit(void)
+{
+    search_stop();
+    for (int i = 0; i < nthreads; i++) {
+        pos_free(&threads[i]->pos);
+        free(threads[i]);
+    }
+    free(threads);
+    threads = NULL;
+    nthreads = 0;
+}
+
+Move search_fixed(Position *pos, int depth, uint64_t nodes, uint64_t *nodes_out, int *score_out, bool quiet)
+{
+    search_wait();
+    ensure_threads(1);
+    limits_init(&limits);
+    limits.depth = depth;
+    limits.nodes = nodes;
+    atomic_store(&stop_flag, false);
+    atomic_store(&pondering, false);
+    start_time = now_ms();
+    plan.soft = plan.hard = -1;
+    quiet_output = quiet;
+    tt_new_search();
+    Thread *t = threads[0];
+    init_thread_root(t, pos);
+    Move best = MOVE_NONE;
+    if (t->nroot) {
+        iterative_deepening(t);
+        best = t->root[0].move;
+    }
+    if (nodes_out)
+        *nodes_out = atomic_load(&t->nodes);
+    if (score_out)
+        *score_out = t->nroot ? t->root[0].score : 0;
+    quiet_output = false;
+    return best;
+}

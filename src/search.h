@@ -1,0 +1,65 @@
+/* search.h - limits of a search, the search threads, and what the search reports. */
+#ifndef HEXE_SEARCH_H
+#define HEXE_SEARCH_H
+
+#include <stdatomic.h>
+
+#include "position.h"
+
+#define INF 32000
+#define MATE 31000
+#define MATE_IN_MAX (MATE - MAX_PLY)
+#define TB_WIN 20000 /* tablebase wins score TB_WIN - plies to conversion */
+#define TB_WIN_IN_MAX (TB_WIN - 1000)
+
+/* What `go` asked for. Times are in milliseconds; -1 means "not given". */
+typedef struct {
+    int64_t time[2], inc[2];
+    int movestogo;
+    int depth;
+    uint64_t nodes;
+    int mate;
+    int64_t movetime;
+    bool infinite, ponder;
+    int nsearchmoves;
+    Move searchmoves[MAX_MOVES];
+} Limits;
+
+void limits_init(Limits *lim);
+
+/* Engine-wide settings that the UCI options change (only while idle). */
+typedef struct {
+    int threads;
+    int multipv;
+    int move_overhead;
+    bool ponder;
+    bool show_wdl;
+    bool analyse_mode;
+    bool chess960;
+    bool limit_strength;
+    int elo;
+    int skill; /* 0..20; 20 is full strength */
+    int syzygy_probe_depth;
+    int syzygy_probe_limit;
+    bool syzygy_50_move_rule;
+} SearchOptions;
+
+extern SearchOptions search_options;
+
+/* Search control, called from the UCI thread. search_start returns at once;
+ * the search prints `bestmove` itself when it ends (for `infinite` and `ponder`
+ * only after search_stop or search_ponderhit). */
+void search_init(void);
+void search_start(const Position *root, const Limits *lim);
+void search_stop(void);      /* returns once bestmove has been printed */
+void search_ponderhit(void);
+void search_wait(void);      /* waits until the running search has ended */
+bool search_running(void);
+bool search_is_unbounded(void); /* running as infinite or ponder */
+void search_clear(void);     /* ucinewgame: TT, histories */
+void search_quit(void);      /* frees the threads */
+
+/* A whole search without threads or output, for bench and tools: returns the best move. */
+Move search_fixed(Position *pos, int depth, uint64_t nodes, uint64_t *nodes_out, int *score_out, bool quiet);
+
+#endif

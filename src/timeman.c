@@ -1,0 +1,56 @@
+/* timeman.c - time allocation for every kind of time control. */
+#include "timeman.h"
+
+#include <time.h>
+
+int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+TimePlan time_plan(const Limits *lim, int side, int move_overhead)
+{
+    TimePlan tp = {-1, -1};
+    if (lim->infinite)
+        return tp;
+    if (lim->movetime >= 0) {
+        int64_t t = lim->movetime - move_overhead;
+        tp.soft = tp.hard = t < 1 ? 1 : t;
+        return tp;
+    }
+    if (lim->time[side] < 0)
+        return tp; /* depth, nodes or mate only */
+
+    /* What may be spent: the clock less the overhead, and a small reserve so
+     * that process scheduling on a loaded machine never flags us. */
+    int64_t left = lim->time[side] - move_overhead;
+    int64_t inc = lim->inc[side] > 0 ? lim->inc[side] : 0;
+    int64_t reserve = left / 50 < 20 ? left / 50 : 20;
+    left -= reserve;
+    if (left < 1)
+        left = 1;
+
+    int mtg = lim->movestogo > 0 ? lim->movestogo : 30;
+    if (mtg > 50)
+        mtg = 50;
+
+    int64_t soft, hard;
+    if (mtg == 1) {
+        /* The clock is refilled after this move: use up to about half, never all. */
+        soft = left / 2;
+        hard = left * 3 / 4;
+    } else {
+        soft = left / mtg + inc * 3 / 4;
+        hard = soft * 4;
+        int64_t cap = lim->movestogo > 0 ? left * 2 / 5 : left / 3;
+        if (hard > cap)
+            hard = cap;
+        if (soft > hard)
+            soft = hard;
+    }
+    tp.soft = soft < 1 ? 1 : soft;
+    tp.hard = hard < 1 ? 1 : hard;
+    return tp;
+}

@@ -1,0 +1,15 @@
+/* timeman.h - how long to think: a soft limit checked between iterations and
+ * a hard limit checked inside the search. */
+#ifndef HEXE_TIMEMAN_H
+#define HEXE_TIMEMAN_H
+
+#include "search.h"
+
+typedef struct {
+    int64_t soft, hard; /* ms from the start; -1: no limit */
+} TimePlan;
+
+int64_t now_ms(void);
+TimePlan time_plan(const Limits *lim, int side, int move_overhead);
+
+#endif
