@@ -4,6 +4,7 @@
 #   make sanitize        the same tests on an AddressSanitizer + UBSan build (./hexe-san)
 #   make debug           assertions and a position check after every make/unmake (./hexe-debug)
 #   make perft-full      perft at every reference depth
+#   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests
 
 EXE     ?= hexe
 CC      ?= cc
@@ -28,7 +29,7 @@ LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
-.PHONY: all test tests sanitize debug perft-full clean check-fathom
+.PHONY: all test tests sanitize debug perft-full clean check-fathom ci
 
 all: $(EXE)
 
@@ -63,8 +64,15 @@ sanitize:
 	$(MAKE) EXE=hexe-san BUILD=build/san CFLAGS="$(SANFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
 	  PERFT_MAX_NODES=300000 HEXE_SANITIZED=1 test
 
+# What CI runs: warning-free gcc and clang builds, every test on the release
+# build, then every test again under AddressSanitizer + UBSan.
+ci:
+	$(MAKE) -j2 CC=gcc test
+	$(MAKE) -j2 CC=clang EXE=hexe-clang BUILD=build/clang hexe-clang
+	$(MAKE) -j2 CC=gcc sanitize
+
 perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
 
 clean:
-	rm -rf build hexe hexe-debug hexe-san tests/out
+	rm -rf build hexe hexe-debug hexe-san hexe-clang tests/out

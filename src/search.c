@@ -99,8 +99,8 @@ static uint64_t total_tbhits(void)
 void limits_init(Limits *lim)
 {
     memset(lim, 0, sizeof *lim);
-    lim->time[0] = lim->time[1] = -1;
-    lim->inc[0] = lim->inc[1] = -1;
+    lim->time[0] = lim->time[1] = NO_TIME;
+    lim->inc[0] = lim->inc[1] = NO_TIME;
     lim->movetime = -1;
 }
 
@@ -836,21 +836,23 @@ static void *main_thread(void *arg)
         for (int i = 1; i < nthreads; i++)
             pthread_join(threads[i]->handle, NULL);
 
-    if (t->nroot == 0) {
-        uci_send("bestmove (none)");
-    } else {
+    /* The search is over before its answer goes out: a command that follows
+     * bestmove at once never finds it still running. */
+    char answer[32] = "bestmove (none)";
+    if (t->nroot) {
         RootMove *rm = &t->root[0];
         if (!quiet_output)
             print_pv_line(t, t->completed_depth > 0 ? t->completed_depth : 1, 0,
                           rm->score == -INF ? 0 : rm->score, false, false, rm);
         Move pm = ponder_move(t, rm);
         if (pm != MOVE_NONE)
-            uci_send("bestmove %s ponder %s", move_to_uci(rm->move, t->pos.chess960, b1),
+            snprintf(answer, sizeof answer, "bestmove %s ponder %s", move_to_uci(rm->move, t->pos.chess960, b1),
                      move_to_uci(pm, t->pos.chess960, b2));
         else
-            uci_send("bestmove %s", move_to_uci(rm->move, t->pos.chess960, b1));
+            snprintf(answer, sizeof answer, "bestmove %s", move_to_uci(rm->move, t->pos.chess960, b1));
     }
     atomic_store(&running, false);
+    uci_send("%s", answer);
     return NULL;
 }
 

@@ -12,7 +12,9 @@
 #define TB_WIN 20000 /* tablebase wins score TB_WIN - plies to conversion */
 #define TB_WIN_IN_MAX (TB_WIN - 1000)
 
-/* What `go` asked for. Times are in milliseconds; -1 means "not given". */
+/* What `go` asked for. Times are in milliseconds; NO_TIME means "not given"
+ * (a clock may be given as zero or negative). */
+#define NO_TIME INT64_MIN
 typedef struct {
     int64_t time[2], inc[2];
     int movestogo;

@@ -20,7 +20,7 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
         tp.soft = tp.hard = t < 1 ? 1 : t;
         return tp;
     }
-    if (lim->time[side] < 0)
+    if (lim->time[side] == NO_TIME)
         return tp; /* depth, nodes or mate only */
 
     /* What may be spent: the clock less the overhead, and a small reserve so

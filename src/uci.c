@@ -439,6 +439,7 @@ static void cmd_go(char **tok, int n)
     }
     Limits lim;
     limits_init(&lim);
+    bool rejected = false;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         if (!strcmp(k, "infinite")) {
@@ -450,8 +451,10 @@ static void cmd_go(char **tok, int n)
                 if (!strcmp(tok[i + 1], "0000"))
                     continue;
                 Move m = parse_move(&root_pos, tok[i + 1]);
-                if (m == MOVE_NONE)
+                if (m == MOVE_NONE) {
                     uci_send("info string searchmoves: '%s' is not a legal move; ignored", tok[i + 1]);
+                    rejected = true;
+                }
                 else if (lim.nsearchmoves < MAX_MOVES)
                     lim.searchmoves[lim.nsearchmoves++] = m;
             }
@@ -462,9 +465,15 @@ static void cmd_go(char **tok, int n)
                          i + 1 < n ? tok[i + 1] : "");
                 if (i + 1 < n && !is_go_keyword(tok[i + 1]))
                     i++;
+                rejected = true;
                 continue;
             }
             i++;
+            if (v < 0 && (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "mate") || !strcmp(k, "movestogo"))) {
+                uci_send("info string go: '%s' cannot be negative; ignored", k);
+                rejected = true;
+                continue;
+            }
             if (!strcmp(k, "wtime"))
                 lim.time[WHITE] = v;
             else if (!strcmp(k, "btime"))
@@ -485,7 +494,14 @@ static void cmd_go(char **tok, int n)
                 lim.movetime = v < 0 ? 0 : v;
         } else {
             uci_send("info string go: unknown word '%s'; ignored", k);
+            rejected = true;
         }
+    }
+    /* A bare `go` searches until `stop`; a malformed one must not hang the game. */
+    if (rejected && !lim.infinite && !lim.ponder && !lim.depth && !lim.nodes && !lim.mate && lim.movetime < 0 &&
+        lim.time[root_pos.side] == NO_TIME) {
+        lim.movetime = 1000;
+        uci_send("info string go: no usable limit left; searching for 1 second");
     }
     if (search_running())
         search_stop(); /* one bestmove per go: the old search answers first */

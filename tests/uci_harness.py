@@ -1,0 +1,119 @@
+"""A small UCI driver for the integration tests (Python 3 standard library only)."""
+import os
+import queue
+import subprocess
+import threading
+import time
+
+ENGINE = os.environ.get("HEXE", "./hexe")
+
+
+class Engine:
+    def __init__(self, cmd=None, args=()):
+        self.p = subprocess.Popen([cmd or ENGINE, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.q = queue.Queue()
+        self.lines = []
+        threading.Thread(target=self._reader, daemon=True).start()
+
+    def _reader(self):
+        for line in self.p.stdout:
+            self.q.put((time.monotonic(), line.rstrip("\n")))
+        self.q.put((time.monotonic(), None))
+
+    def send(self, s):
+        self.p.stdin.write(s + "\n")
+        self.p.stdin.flush()
+
+    def read(self, timeout=10.0):
+        """Next line, or None at end of output; raises TimeoutError."""
+        try:
+            t, line = self.q.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError("no output for %.1f s" % timeout)
+        if line is not None:
+            self.lines.append(line)
+        return line
+
+    def read_until(self, pred, timeout=10.0):
+        """Lines up to and including the first that satisfies pred."""
+        end = time.monotonic() + timeout
+        out = []
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("timed out waiting; got: %r" % out[-5:])
+            line = self.read(left)
+            if line is None:
+                raise EOFError("engine exited; got: %r" % out[-5:])
+            out.append(line)
+            if pred(line):
+                return out
+
+    def expect(self, prefix, timeout=10.0):
+        return self.read_until(lambda l: l.startswith(prefix), timeout)
+
+    def drain(self, wait=0.2):
+        out = []
+        end = time.monotonic() + wait
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return out
+            try:
+                line = self.read(left)
+            except TimeoutError:
+                return out
+            if line is None:
+                return out
+            out.append(line)
+
+    def handshake(self):
+        self.send("uci")
+        self.expect("uciok")
+        self.send("isready")
+        self.expect("readyok")
+
+    def legal_moves(self, position_cmd):
+        self.send(position_cmd)
+        self.send("go perft 1")
+        lines = self.expect("Nodes searched")
+        return {l.split(":")[0] for l in lines if ":" in l and not l.startswith(("Nodes", "info"))}
+
+    def close(self, timeout=5):
+        try:
+            self.send("quit")
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            return self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            raise
+
+
+class Checks:
+    def __init__(self, name):
+        self.name = name
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, cond, what):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL %s: %s" % (self.name, what), flush=True)
+        return cond
+
+    def run(self, fn):
+        """Runs one scenario; an exception counts as one failure."""
+        try:
+            fn(self)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            self.failed += 1
+            print("FAIL %s: %s raised %s: %s" % (self.name, fn.__name__, type(e).__name__, e), flush=True)
+
+    def report(self):
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        return 1 if self.failed else 0
