@@ -89,6 +89,10 @@ static bool parse_castling(Position *pos, const char *f, char *err, size_t errle
         }
         if (rsq == NO_SQ)
             return fail(err, errlen, "castling right '%c' has no rook to castle with", ch);
+        int bit = 2 * color + (rsq < ksq);
+        if ((pos->castle & (1 << bit)) && pos->castle_rook[bit] != rsq)
+            return fail(err, errlen, "castling right '%c': two %s rooks for %s", ch,
+                        rsq < ksq ? "queenside" : "kingside", color == WHITE ? "White" : "Black");
         add_castle_right(pos, color, rsq);
     }
     return true;

@@ -110,13 +110,15 @@ static bool castle_ok(Position *pos, int ksq, int rsq, int kto, int rto)
         if (x != ksq && x != rsq && pos->board[x] != EMPTY)
             return false;
     /* Test the king's path with king and rook lifted, so that a rook that
-     * shielded its own king's destination (Chess960) is seen through. */
+     * shielded its own king's destination (Chess960) is seen through. The
+     * king's square itself is tested only when the king stays on it (king c1,
+     * rook b1, enemy rook a1: the king is safe only while the rook is there). */
     uint8_t king = pos->board[ksq], rook = pos->board[rsq];
     pos->board[ksq] = pos->board[rsq] = EMPTY;
     bool ok = true;
     int step = kto > ksq ? 1 : -1;
     for (int x = ksq;; x += step) {
-        if (x != ksq && sq_attacked(pos, x, them)) {
+        if ((x != ksq || x == kto) && sq_attacked(pos, x, them)) {
             ok = false;
             break;
         }
