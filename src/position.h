@@ -66,7 +66,7 @@ void unmake_null(Position *pos);
 bool sq_attacked(const Position *pos, int sq, int by);
 bool in_check(const Position *pos);
 
-/* Legal move generation (moves.c). */
+/* Legal move generation (movegen.c) and SEE (see.c). */
 void gen_legal(const Position *pos, MoveList *list);
 void gen_noisy(const Position *pos, MoveList *list); /* legal captures and promotions */
 int see(const Position *pos, Move m); /* static exchange evaluation, centipawns */
@@ -78,7 +78,7 @@ bool is_repetition(const Position *pos, int count_needed); /* count_needed earli
 bool insufficient_material(const Position *pos);
 int castle_side_of(const Position *pos, Move m); /* index of the right a castle move uses */
 
-/* Delta tables (attack.c). */
+/* Delta tables (position.c). */
 extern uint8_t attack_kinds[240];
 extern int8_t attack_step[240];
 #define DELTA(from, to) ((to) - (from) + 119)
