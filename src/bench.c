@@ -72,6 +72,10 @@ void bench_run(int depth)
     if (depth <= 0)
         depth = BENCH_DEPTH;
     size_t old_mb = tt_size_mb();
+    SearchOptions saved = search_options; /* bench is always full strength, one thread */
+    search_options.skill = 20;
+    search_options.limit_strength = false;
+    search_options.multipv = 1;
     tt_resize(16);
     uint64_t total = 0;
     int64_t t0 = now_ms();
@@ -83,16 +87,18 @@ void bench_run(int depth)
             continue;
         }
         search_clear();
-        uint64_t nodes = 0;
-        int score = 0;
-        Move m = search_fixed(&pos, depth, 0, &nodes, &score, true);
-        total += nodes;
+        Limits lim;
+        limits_init(&lim);
+        lim.depth = depth;
+        SearchResult r = search_sync(&pos, &lim, true);
+        total += r.nodes;
         uci_send("info string bench %2d/%d %-6s score %6d nodes %10llu  %s", i + 1, NBENCH,
-                 move_to_uci(m, false, b), score, (unsigned long long)nodes, bench_fens[i]);
+                 move_to_uci(r.best, false, b), r.score, (unsigned long long)r.nodes, bench_fens[i]);
     }
     pos_free(&pos);
     int64_t ms = now_ms() - t0;
     uci_send("%llu nodes %llu nps", (unsigned long long)total,
              (unsigned long long)(ms > 0 ? total * 1000 / (uint64_t)ms : total));
     tt_resize(old_mb);
+    search_options = saved;
 }

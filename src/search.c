@@ -628,12 +628,77 @@ static void sort_root(Thread *t, int from)
     (void)cmp_root;
 }
 
+/* ---- Strength limiting (Skill Level, UCI_LimitStrength + UCI_Elo) ----
+ * A weakened Hexe searches few nodes, looks at several root moves, and picks
+ * among the near-best ones at random, more loosely the weaker it is. */
+
+static double strength_level(void)
+{
+    if (search_options.limit_strength) {
+        double l = (search_options.elo - 1000) / 100.0;
+        return l < 0 ? 0 : l > 19.9 ? 19.9 : l;
+    }
+    return search_options.skill < 20 ? search_options.skill : 20;
+}
+
+static bool weakened(void) { return strength_level() < 20; }
+
+static uint64_t weak_node_budget(double level) { return (uint64_t)(60 * pow(1.55, level)); }
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static double rng_uniform(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static const RootMove *choose_root_move(Thread *t)
+{
+    if (!weakened() || t->nroot < 2)
+        return &t->root[0];
+    double level = strength_level();
+    double temp = 10 + 9 * (20 - level); /* centipawns */
+    int best = t->root[0].score, n = t->nroot < 4 ? t->nroot : 4;
+    double w[4], sum = 0;
+    for (int i = 0; i < n; i++) {
+        int s = t->root[i].score;
+        w[i] = (s == -INF || best - s > 4 * temp) ? 0 : exp((s - best) / temp);
+        sum += w[i];
+    }
+    double r = rng_uniform() * sum;
+    for (int i = 0; i < n; i++) {
+        if (r < w[i])
+            return &t->root[i];
+        r -= w[i];
+    }
+    return &t->root[0];
+}
+
+static void apply_strength_limit(Limits *lim)
+{
+    if (!weakened())
+        return;
+    uint64_t budget = weak_node_budget(strength_level());
+    if (!lim->nodes || lim->nodes > budget)
+        lim->nodes = budget;
+    rng_state ^= (uint64_t)now_ms() * 0x2545F4914F6CDD1DULL;
+    if (!rng_state)
+        rng_state = 1;
+}
+
 /* ---- Iterative deepening ---- */
 
 static void iterative_deepening(Thread *t)
 {
     int max_depth = limits.depth > 0 && limits.depth < MAX_PLY - 4 ? limits.depth : MAX_PLY - 4;
-    int multipv = search_options.multipv < t->nroot ? search_options.multipv : t->nroot;
+    int shown = search_options.multipv;
+    int multipv = weakened() && shown < 4 ? 4 : shown; /* a weakened Hexe chooses among several */
+    if (multipv > t->nroot)
+        multipv = t->nroot;
+    if (shown > multipv)
+        shown = multipv;
     Move last_best = MOVE_NONE;
     int stable = 0;
     if (multipv < 1)
@@ -661,11 +726,11 @@ static void iterative_deepening(Thread *t)
                 if (s <= alpha) {
                     beta = (alpha + beta) / 2;
                     alpha = s - delta > -INF ? s - delta : -INF;
-                    if (t->id == 0 && !quiet_output)
+                    if (t->id == 0 && !quiet_output && t->pv_idx < shown)
                         print_pv_line(t, depth, t->pv_idx, s, false, true, &t->root[t->pv_idx]);
                 } else if (s >= beta) {
                     beta = s + delta < INF ? s + delta : INF;
-                    if (t->id == 0 && !quiet_output)
+                    if (t->id == 0 && !quiet_output && t->pv_idx < shown)
                         print_pv_line(t, depth, t->pv_idx, s, true, false, &t->root[t->pv_idx]);
                 } else {
                     break;
@@ -684,7 +749,7 @@ static void iterative_deepening(Thread *t)
         if (t->id != 0)
             continue;
         if (!quiet_output)
-            for (int i = 0; i < multipv; i++)
+            for (int i = 0; i < shown; i++)
                 print_pv_line(t, depth, i, t->root[i].score, false, false, &t->root[i]);
 
         /* 2. Stop conditions checked between iterations (main thread). */
@@ -840,7 +905,7 @@ static void *main_thread(void *arg)
      * bestmove at once never finds it still running. */
     char answer[32] = "bestmove (none)";
     if (t->nroot) {
-        RootMove *rm = &t->root[0];
+        const RootMove *rm = choose_root_move(t);
         if (!quiet_output)
             print_pv_line(t, t->completed_depth > 0 ? t->completed_depth : 1, 0,
                           rm->score == -INF ? 0 : rm->score, false, false, rm);
@@ -870,6 +935,7 @@ void search_start(const Position *root, const Limits *lim)
     pthread_mutex_lock(&run_lock);
     ensure_threads(search_options.threads);
     limits = *lim;
+    apply_strength_limit(&limits);
     atomic_store(&stop_flag, false);
     atomic_store(&pondering, lim->ponder);
     start_time = now_ms();
@@ -934,30 +1000,33 @@ void search_quit(void)
     nthreads = 0;
 }
 
-Move search_fixed(Position *pos, int depth, uint64_t nodes, uint64_t *nodes_out, int *score_out, bool quiet)
+SearchResult search_sync(const Position *pos, const Limits *lim, bool quiet)
 {
     search_wait();
     ensure_threads(1);
-    limits_init(&limits);
-    limits.depth = depth;
-    limits.nodes = nodes;
+    limits = *lim;
+    limits.infinite = limits.ponder = false;
+    apply_strength_limit(&limits);
     atomic_store(&stop_flag, false);
     atomic_store(&pondering, false);
     start_time = now_ms();
-    plan.soft = plan.hard = -1;
+    plan = time_plan(&limits, pos->side, search_options.move_overhead);
     quiet_output = quiet;
     tt_new_search();
     Thread *t = threads[0];
     init_thread_root(t, pos);
-    Move best = MOVE_NONE;
+    SearchResult r = {MOVE_NONE, MOVE_NONE, 0, 0, 0};
     if (t->nroot) {
         iterative_deepening(t);
-        best = t->root[0].move;
+        const RootMove *rm = choose_root_move(t);
+        r.best = rm->move;
+        r.score = rm->score == -INF ? 0 : rm->score;
+        r.ponder = ponder_move(t, rm);
+    } else {
+        r.score = in_check(&t->pos) ? -MATE : 0;
     }
-    if (nodes_out)
-        *nodes_out = atomic_load(&t->nodes);
-    if (score_out)
-        *score_out = t->nroot ? t->root[0].score : 0;
+    r.depth = t->completed_depth;
+    r.nodes = atomic_load(&t->nodes);
     quiet_output = false;
-    return best;
+    return r;
 }

@@ -61,7 +61,15 @@ bool search_is_unbounded(void); /* running as infinite or ponder */
 void search_clear(void);     /* ucinewgame: TT, histories */
 void search_quit(void);      /* frees the threads */
 
-/* A whole search without threads or output, for bench and tools: returns the best move. */
-Move search_fixed(Position *pos, int depth, uint64_t nodes, uint64_t *nodes_out, int *score_out, bool quiet);
+/* A whole search in the calling thread, one search thread, no `bestmove`
+ * line (info lines only when !quiet): for bench, self-play and console play.
+ * Honours the limits' depth, nodes and movetime and the strength options. */
+typedef struct {
+    Move best, ponder;
+    int score;     /* side to move's view */
+    int depth;     /* last completed iteration */
+    uint64_t nodes;
+} SearchResult;
+SearchResult search_sync(const Position *pos, const Limits *lim, bool quiet);
 
 #endif

@@ -152,6 +152,24 @@ static bool set_analyse(const char *v, char *m, size_t n)
     search_options.analyse_mode = !strcasecmp(v, "true");
     return true;
 }
+static bool set_skill(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.skill = atoi(v);
+    return true;
+}
+static bool set_limit_strength(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.limit_strength = !strcasecmp(v, "true");
+    return true;
+}
+static bool set_elo(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.elo = atoi(v);
+    return true;
+}
 static bool set_eval(const char *v, char *msg, size_t n)
 {
     if (!eval_select(v)) {
@@ -189,6 +207,9 @@ static void init_options(void)
     add_option("Move Overhead", OPT_SPIN, "10", 0, 5000, set_overhead);
     add_option("UCI_Chess960", OPT_CHECK, "false", 0, 0, set_chess960);
     add_option("UCI_AnalyseMode", OPT_CHECK, "false", 0, 0, set_analyse);
+    add_option("Skill Level", OPT_SPIN, "20", 0, 20, set_skill);
+    add_option("UCI_LimitStrength", OPT_CHECK, "false", 0, 0, set_limit_strength);
+    add_option("UCI_Elo", OPT_SPIN, "3000", 1000, 3000, set_elo);
     Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
     for (int i = 0; i < eval_count() && i < 15; i++)
         ev->vars[i] = eval_get(i)->name;
