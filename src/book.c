@@ -189,6 +189,19 @@ const char *book_strerror(int code)
     }
 }
 
+int book_selection_parse(const char *name)
+{
+    static const char *const names[] = {"best", "weighted", "uniform"};
+    for (int i = 0; name && i < 3; i++) {
+        const char *a = name, *b = names[i];
+        while (*a && (*a | 0x20) == *b)
+            a++, b++;
+        if (!*a && !*b)
+            return i;
+    }
+    return -1;
+}
+
 /* The legal move a Polyglot move names in pos, or MOVE_NONE. Castling is
  * king-takes-rook in both encodings, so it needs no special case. */
 static Move convert(const MoveList *legal, uint16_t pm)

@@ -29,6 +29,10 @@ enum {
     BOOK_UNIFORM   /* every entry alike */
 };
 
+/* BOOK_BEST, BOOK_WEIGHTED or BOOK_UNIFORM for "best", "weighted" or
+ * "uniform" (any case; the BookSelection combo's values), else -1. */
+int book_selection_parse(const char *name);
+
 /* Negative results of book_probe(). */
 enum {
     BOOK_ERR_READ = -1,     /* reading the file failed (I/O error, file shrank) */

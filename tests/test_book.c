@@ -603,6 +603,13 @@ static void test_selection(void)
     CHECK(book_choose(e, n, 99, 0, &rng) == MOVE_NONE, "unknown selection");
     CHECK(book_choose(e + 2, 1, BOOK_WEIGHTED, 0, NULL) == 3, "NULL rng state");
 
+    CHECK(book_selection_parse("best") == BOOK_BEST &&
+              book_selection_parse("Weighted") == BOOK_WEIGHTED &&
+              book_selection_parse("UNIFORM") == BOOK_UNIFORM && book_selection_parse("bes") == -1 &&
+              book_selection_parse("bestx") == -1 && book_selection_parse("") == -1 &&
+              book_selection_parse(NULL) == -1,
+          "selection names");
+
     /* A fixed seed gives a fixed sequence. */
     uint64_t s1 = 42, s2 = 42;
     bool same = true;
