@@ -882,7 +882,12 @@ static void *main_thread(void *arg)
     Thread *t = threads[0];
     char b1[8], b2[8];
 
-    if (t->nroot == 0) {
+    if (limits.book_move != MOVE_NONE) {
+        move_to_uci(limits.book_move, t->pos.chess960, b1);
+        uci_send("info string book move %s", b1);
+        uci_send("info depth 0 score cp 0 nodes 0 nps 0 hashfull 0 tbhits 0 time %lld pv %s",
+                 (long long)(now_ms() - start_time), b1);
+    } else if (t->nroot == 0) {
         /* Mate or stalemate: nothing to search. */
         uci_send("info depth 0 score %s", in_check(&t->pos) ? "mate 0" : "cp 0");
     } else {
@@ -897,14 +902,17 @@ static void *main_thread(void *arg)
         nanosleep(&ts, NULL);
     }
     atomic_store(&stop_flag, true);
-    if (t->nroot)
+    bool searched = t->nroot && limits.book_move == MOVE_NONE;
+    if (searched)
         for (int i = 1; i < nthreads; i++)
             pthread_join(threads[i]->handle, NULL);
 
     /* The search is over before its answer goes out: a command that follows
      * bestmove at once never finds it still running. */
     char answer[32] = "bestmove (none)";
-    if (t->nroot) {
+    if (limits.book_move != MOVE_NONE) {
+        snprintf(answer, sizeof answer, "bestmove %s", move_to_uci(limits.book_move, t->pos.chess960, b1));
+    } else if (t->nroot) {
         const RootMove *rm = choose_root_move(t);
         if (!quiet_output)
             print_pv_line(t, t->completed_depth > 0 ? t->completed_depth : 1, 0,

@@ -25,6 +25,7 @@ typedef struct {
     bool infinite, ponder;
     int nsearchmoves;
     Move searchmoves[MAX_MOVES];
+    Move book_move; /* play this book move without searching */
 } Limits;
 
 void limits_init(Limits *lim);

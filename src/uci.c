@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
+#include "book.h"
 #include "eval.h"
 #include "fen.h"
 #include "search.h"
@@ -170,6 +173,79 @@ static bool set_elo(const char *v, char *m, size_t n)
     search_options.elo = atoi(v);
     return true;
 }
+/* The opening book (OwnBook, BookFile, BookDepth, BookSelection, BookMinWeight). */
+static struct {
+    Book *book;
+    bool own;
+    int depth, selection, min_weight;
+    uint64_t rng;
+} bk = {NULL, false, 255, BOOK_WEIGHTED, 1, 0};
+
+static bool set_own_book(const char *v, char *m, size_t n)
+{
+    bk.own = !strcasecmp(v, "true");
+    if (bk.own && !bk.book)
+        snprintf(m, n, "OwnBook is on but no book is open: set BookFile");
+    return true;
+}
+static bool set_book_file(const char *v, char *m, size_t n)
+{
+    book_close(bk.book);
+    bk.book = NULL;
+    if (!v[0]) {
+        snprintf(m, n, "no opening book");
+        return true;
+    }
+    char err[256];
+    bk.book = book_open(v, err, sizeof err);
+    if (!bk.book) {
+        snprintf(m, n, "book '%s' not used: %s; Hexe searches every move", v, err);
+        return false;
+    }
+    snprintf(m, n, "book '%s' opened: %llu entries", v, (unsigned long long)book_size(bk.book));
+    return true;
+}
+static bool set_book_depth(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    bk.depth = atoi(v);
+    return true;
+}
+static bool set_book_selection(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    bk.selection = book_selection_parse(v);
+    return bk.selection >= 0;
+}
+static bool set_book_min_weight(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    bk.min_weight = atoi(v);
+    return true;
+}
+
+/* A book move for `go`, or MOVE_NONE: only in play, not analysis or infinite. */
+static Move book_move_for(const Position *pos, const Limits *lim)
+{
+    if (!bk.own || !bk.book || lim->infinite || search_options.analyse_mode || pos->fullmove > bk.depth)
+        return MOVE_NONE;
+    BookEntry e[MAX_MOVES];
+    int n = book_probe(bk.book, pos, e, MAX_MOVES);
+    if (n < 0) {
+        uci_send("info string book not used: %s", book_strerror(n));
+        return MOVE_NONE;
+    }
+    if (lim->nsearchmoves) { /* only moves the GUI allows */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < lim->nsearchmoves; j++)
+                if (e[i].move == lim->searchmoves[j])
+                    e[k++] = e[i];
+        n = k;
+    }
+    return book_choose(e, n, bk.selection, bk.min_weight, &bk.rng);
+}
+
 static bool set_eval(const char *v, char *msg, size_t n)
 {
     if (!eval_select(v)) {
@@ -210,6 +286,21 @@ static void init_options(void)
     add_option("Skill Level", OPT_SPIN, "20", 0, 20, set_skill);
     add_option("UCI_LimitStrength", OPT_CHECK, "false", 0, 0, set_limit_strength);
     add_option("UCI_Elo", OPT_SPIN, "3000", 1000, 3000, set_elo);
+    char book_path[1024] = "";
+    bool have_book = book_default_path(book_path, sizeof book_path);
+    if (have_book) {
+        char msg[256];
+        set_book_file(book_path, msg, sizeof msg);
+        bk.own = bk.book != NULL;
+    }
+    bk.rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid();
+    add_option("OwnBook", OPT_CHECK, bk.own ? "true" : "false", 0, 0, set_own_book);
+    add_option("BookFile", OPT_STRING, have_book ? book_path : "", 0, 0, set_book_file);
+    add_option("BookDepth", OPT_SPIN, "255", 1, 255, set_book_depth);
+    add_option("BookSelection", OPT_COMBO, "weighted", 0, 0, set_book_selection)->vars[0] = "best";
+    options[noptions - 1].vars[1] = "weighted";
+    options[noptions - 1].vars[2] = "uniform";
+    add_option("BookMinWeight", OPT_SPIN, "1", 0, 65535, set_book_min_weight);
     Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
     for (int i = 0; i < eval_count() && i < 15; i++)
         ev->vars[i] = eval_get(i)->name;
@@ -526,6 +617,7 @@ static void cmd_go(char **tok, int n)
     }
     if (search_running())
         search_stop(); /* one bestmove per go: the old search answers first */
+    lim.book_move = book_move_for(&root_pos, &lim);
     search_start(&root_pos, &lim);
 }
 
@@ -605,6 +697,7 @@ void uci_loop(FILE *in)
             break;
     }
     search_quit();
+    book_close(bk.book);
     tt_free();
     pos_free(&root_pos);
 }

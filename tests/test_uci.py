@@ -287,6 +287,7 @@ def quit_while_searching(c):
 def search_output(c):
     e = Engine()
     e.handshake()
+    e.send("setoption name OwnBook value false")
     pos = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5"
     e.send(pos)
     e.send("go depth 6")
