@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "datagen.h"
 #include "position.h"
 #include "uci.h"
 #include "zobrist.h"
@@ -14,12 +15,14 @@ int main(int argc, char **argv)
     zobrist_init();
     attack_init();
     uci_init();
-    /* Subcommands: `hexe bench [depth]`; anything else runs as UCI commands
-     * before the loop reads standard input (`hexe "go perft 5" quit`). */
+    /* Subcommands: `hexe bench [depth]`, `hexe datagen ...`; without one,
+     * the UCI loop reads standard input. */
     if (argc > 1 && !strcmp(argv[1], "bench")) {
         bench_run(argc > 2 ? atoi(argv[2]) : 0);
         return 0;
     }
+    if (argc > 1 && !strcmp(argv[1], "datagen"))
+        return datagen_main(argc - 1, argv + 1);
     uci_loop(stdin);
     return 0;
 }

@@ -1,0 +1,178 @@
+/* datagen.c - `hexe datagen`: fast self-play games from the balanced openings,
+ * writing each game's quiet positions with the game's result, as data for the
+ * Texel tuner (tune.c). Output lines: "<FEN> | <result>" with the result from
+ * White's point of view: 1.0, 0.5 or 0.0. */
+#include "datagen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eval.h"
+#include "fen.h"
+#include "search.h"
+#include "timeman.h"
+#include "tt.h"
+
+typedef struct {
+    const char *openings, *out;
+    int games, nodes, seed, skip_plies;
+    const char *eval;
+} DatagenArgs;
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: hexe datagen [--games N] [--nodes N] [--openings FILE.epd] [--out FILE]\n"
+            "                    [--seed N] [--eval NAME]\n"
+            "Plays N self-play games (default 1000) at N nodes a move (default 5000)\n"
+            "from random openings of FILE (default ../shared/openings/balanced-2000.epd)\n"
+            "and appends '<FEN> | <result>' lines to FILE (default datagen.txt).\n");
+    return 2;
+}
+
+static char **load_openings(const char *path, int *n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    int cap = 256;
+    char **list = malloc((size_t)cap * sizeof *list);
+    char line[512];
+    *n = 0;
+    while (list && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n;")] = '\0';
+        if (!line[0] || line[0] == '#')
+            continue;
+        if (*n == cap) {
+            char **nl = realloc(list, (size_t)(cap *= 2) * sizeof *list);
+            if (!nl)
+                break;
+            list = nl;
+        }
+        list[(*n)++] = strdup(line);
+    }
+    fclose(f);
+    return list;
+}
+
+/* A position is worth keeping when the side to move is not in check and the
+ * best move is quiet: its static eval should then predict the result. */
+static bool quiet_position(const Position *pos, Move best)
+{
+    if (in_check(pos) || best == MOVE_NONE)
+        return false;
+    if (MOVE_KIND(best) == MK_PROMO || MOVE_KIND(best) == MK_EP)
+        return false;
+    return MOVE_KIND(best) == MK_CASTLE || pos->board[MOVE_TO(best)] == EMPTY;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+int datagen_main(int argc, char **argv)
+{
+    DatagenArgs a = {"../shared/openings/balanced-2000.epd", "datagen.txt", 1000, 5000, 0, 8, NULL};
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(k, "--help") || !v)
+            return usage();
+        if (!strcmp(k, "--games"))
+            a.games = atoi(v);
+        else if (!strcmp(k, "--nodes"))
+            a.nodes = atoi(v);
+        else if (!strcmp(k, "--openings"))
+            a.openings = v;
+        else if (!strcmp(k, "--out"))
+            a.out = v;
+        else if (!strcmp(k, "--seed"))
+            a.seed = atoi(v);
+        else if (!strcmp(k, "--eval"))
+            a.eval = v;
+        else
+            return usage();
+        i++;
+    }
+    if (a.eval && !eval_select(a.eval)) {
+        fprintf(stderr, "datagen: no evaluator named '%s'\n", a.eval);
+        return 2;
+    }
+    int nopen = 0;
+    char **open = load_openings(a.openings, &nopen);
+    if (!open || !nopen) {
+        fprintf(stderr, "datagen: cannot read openings from %s\n", a.openings);
+        return 1;
+    }
+    FILE *out = fopen(a.out, "a");
+    if (!out) {
+        fprintf(stderr, "datagen: cannot write %s\n", a.out);
+        return 1;
+    }
+    uint64_t rng = 0x1234567ULL + (uint64_t)a.seed * 0x9E3779B97F4A7C15ULL;
+    Position pos = {0};
+    long positions = 0;
+    int64_t t0 = now_ms();
+    int results[3] = {0, 0, 0};
+    for (int g = 0; g < a.games; g++) {
+        char err[160], fen[128];
+        const char *opening = open[rng_next(&rng) % (uint64_t)nopen];
+        if (!pos_set_fen(&pos, opening, err, sizeof err))
+            continue;
+        search_clear();
+        char (*fens)[100] = malloc(600 * sizeof *fens);
+        int nfens = 0, ply = 0;
+        double result = 0.5;
+        int lopsided = 0, drawish = 0;
+        for (;;) {
+            MoveList l;
+            gen_legal(&pos, &l);
+            if (l.count == 0) {
+                result = in_check(&pos) ? (pos.side == WHITE ? 0.0 : 1.0) : 0.5;
+                break;
+            }
+            if (pos.halfmove >= 100 || is_repetition(&pos, 2) || insufficient_material(&pos) || ply >= 400)
+                break;
+            Limits lim;
+            limits_init(&lim);
+            lim.nodes = (uint64_t)a.nodes;
+            SearchResult r = search_sync(&pos, &lim, true);
+            int white_score = pos.side == WHITE ? r.score : -r.score;
+            /* Adjudicate clear wins and dead draws to save time. */
+            lopsided = abs(white_score) >= 1500 ? lopsided + 1 : 0;
+            drawish = abs(white_score) <= 5 && ply > 80 ? drawish + 1 : 0;
+            if (lopsided >= 6) {
+                result = white_score > 0 ? 1.0 : 0.0;
+                break;
+            }
+            if (drawish >= 12)
+                break;
+            if (ply >= a.skip_plies && nfens < 600 && quiet_position(&pos, r.best) && abs(r.score) < 2000)
+                strcpy(fens[nfens++], pos_get_fen(&pos, fen));
+            pos_reserve(&pos, 1);
+            make_move(&pos, r.best);
+            ply++;
+        }
+        results[result == 1.0 ? 0 : result == 0.5 ? 1 : 2]++;
+        for (int i = 0; i < nfens; i++)
+            fprintf(out, "%s | %.1f\n", fens[i], result);
+        fflush(out);
+        positions += nfens;
+        free(fens);
+        int64_t ms = now_ms() - t0;
+        fprintf(stderr, "\rgame %d/%d  +%d =%d -%d  %ld positions  %.1f games/s   ", g + 1, a.games, results[0],
+                results[1], results[2], positions, ms ? (g + 1) * 1000.0 / (double)ms : 0.0);
+    }
+    fprintf(stderr, "\n");
+    fclose(out);
+    pos_free(&pos);
+    for (int i = 0; i < nopen; i++)
+        free(open[i]);
+    free(open);
+    return 0;
+}
