@@ -72,10 +72,11 @@ void bench_run(int depth)
     if (depth <= 0)
         depth = BENCH_DEPTH;
     size_t old_mb = tt_size_mb();
-    SearchOptions saved = search_options; /* bench is always full strength, one thread */
+    SearchOptions saved = search_options; /* bench: full strength, no tablebases */
     search_options.skill = 20;
     search_options.limit_strength = false;
     search_options.multipv = 1;
+    search_options.syzygy_probe_limit = 0; /* the same count with or without tables */
     tt_resize(16);
     uint64_t total = 0;
     int64_t t0 = now_ms();

@@ -74,6 +74,14 @@ static pthread_t main_handle;
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool quiet_output; /* bench: no info lines */
 static int lmr_table[64][64];
+static TbRootResult tb_root; /* the root's tablebase verdict for this search */
+static bool tb_root_ok;
+
+int tb_probe_limit(void)
+{
+    int largest = tb_max_pieces();
+    return search_options.syzygy_probe_limit < largest ? search_options.syzygy_probe_limit : largest;
+}
 
 static inline void count_node(_Atomic uint64_t *c)
 {
@@ -106,20 +114,22 @@ void limits_init(Limits *lim)
 
 /* ---- Scores ---- */
 
+/* Mate and tablebase scores count plies from the root; the TT stores them
+ * counted from the node. */
 static int score_to_tt(int s, int ply)
 {
-    if (s >= MATE_IN_MAX)
+    if (s >= TB_WIN_BOUND)
         return s + ply;
-    if (s <= -MATE_IN_MAX)
+    if (s <= -TB_WIN_BOUND)
         return s - ply;
     return s;
 }
 
 static int score_from_tt(int s, int ply)
 {
-    if (s >= MATE_IN_MAX)
+    if (s >= TB_WIN_BOUND)
         return s - ply;
-    if (s <= -MATE_IN_MAX)
+    if (s <= -TB_WIN_BOUND)
         return s + ply;
     return s;
 }
@@ -397,7 +407,22 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
          (hit.bound == BOUND_UPPER && ttscore <= alpha)))
         return ttscore;
 
-    /* 3. Tablebases: probed here once the Syzygy glue lands. */
+    /* 3. Probe the tablebases right after a capture or pawn move. */
+    int npieces = pos->npieces[0] + pos->npieces[1] + pos->npawns[0] + pos->npawns[1];
+    int tb_limit = tb_probe_limit();
+    if (!root && pos->halfmove == 0 && !pos->castle && npieces <= tb_limit &&
+        (depth >= search_options.syzygy_probe_depth || npieces < tb_limit)) {
+        int wdl = tb_probe_wdl_pos(pos);
+        if (wdl >= 0) {
+            count_node(&t->tbhits);
+            int s = tb_wdl_score(wdl, ply, search_options.syzygy_50_move_rule);
+            int bound = s > 0 ? BOUND_LOWER : s < 0 ? BOUND_UPPER : BOUND_EXACT;
+            if (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) || (bound == BOUND_UPPER && s <= alpha)) {
+                tt_store(pos->key, MOVE_NONE, score_to_tt(s, ply), -INF, MAX_PLY, bound);
+                return s;
+            }
+        }
+    }
 
     /* 4. Static evaluation. */
     bool check = in_check(pos);
@@ -421,12 +446,12 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
     if (!pv && !check) {
         /* 5. Reverse futility pruning. */
-        if (depth <= 8 && guess - 75 * (depth - improving) >= beta && abs(beta) < TB_WIN_IN_MAX)
+        if (depth <= 8 && guess - 75 * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND)
             return guess;
 
         /* 6. Null move, with a zugzwang guard (only with pieces besides pawns). */
         if (depth >= 3 && guess >= beta && eval >= beta && has_non_pawn_material(pos, pos->side) &&
-            ply > 0 && t->stack[ply - 1].move != MOVE_NULL && abs(beta) < TB_WIN_IN_MAX) {
+            ply > 0 && t->stack[ply - 1].move != MOVE_NULL && abs(beta) < TB_WIN_BOUND) {
             int r = 3 + depth / 4 + ((guess - beta) / 200 < 3 ? (guess - beta) / 200 : 3);
             t->stack[ply].move = MOVE_NULL;
             t->stack[ply].moved_piece = 0;
@@ -436,7 +461,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             if (stopped())
                 return 0;
             if (s >= beta)
-                return s >= TB_WIN_IN_MAX ? beta : s;
+                return s >= TB_WIN_BOUND ? beta : s;
         }
     }
 
@@ -474,7 +499,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             continue;
 
         /* 9. Pruning at shallow depth. */
-        if (!root && best > -TB_WIN_IN_MAX && has_non_pawn_material(pos, pos->side)) {
+        if (!root && best > -TB_WIN_BOUND && has_non_pawn_material(pos, pos->side)) {
             if (quiet) {
                 if (depth <= 6 && nquiets >= (3 + depth * depth) / (2 - improving)) {
                     skip_quiets = true;
@@ -591,6 +616,9 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 static void print_pv_line(Thread *t, int depth, int idx, int score, bool lower, bool upper, const RootMove *rm)
 {
     char sc[32], b[8];
+    /* A root in the tablebases shows their verdict until the search proves a mate. */
+    if (tb_root_ok && abs(score) < MATE_IN_MAX && !lower && !upper)
+        score = tb_root.result == TB_DRAW ? 0 : tb_root.score;
     format_score(score, sc, sizeof sc);
     int64_t elapsed = now_ms() - start_time;
     uint64_t nodes = total_nodes();
@@ -713,7 +741,7 @@ static void iterative_deepening(Thread *t)
             t->seldepth = 0;
             int prev = t->root[t->pv_idx].prev_score;
             int delta = 20, alpha = -INF, beta = INF;
-            if (depth >= 5 && abs(prev) < TB_WIN_IN_MAX) {
+            if (depth >= 5 && abs(prev) < TB_WIN_BOUND) {
                 alpha = prev - delta > -INF ? prev - delta : -INF;
                 beta = prev + delta < INF ? prev + delta : INF;
             }
@@ -762,7 +790,7 @@ static void iterative_deepening(Thread *t)
             break;
         stable = t->root[0].move == last_best ? stable + 1 : 0;
         last_best = t->root[0].move;
-        if (plan.soft >= 0) {
+        if (plan.soft >= 0 && !plan.fixed) {
             int64_t elapsed = now_ms() - start_time;
             if (t->nroot == 1 && depth >= 4)
                 break; /* a forced move: answer quickly */
@@ -774,6 +802,28 @@ static void iterative_deepening(Thread *t)
 }
 
 /* ---- Threads ---- */
+
+/* Tablebases at the root: only moves that keep the best result are searched;
+ * when the position is won or lost and DTZ tables are there, only the move
+ * that converts fastest (or resists longest). */
+static void probe_root_tables(const Position *root)
+{
+    tb_root_ok = false;
+    int npieces = root->npieces[0] + root->npieces[1] + root->npawns[0] + root->npawns[1];
+    if (root->castle || npieces > tb_probe_limit() || limits.nsearchmoves)
+        return;
+    tb_root_ok = tb_probe_root_moves(root, search_options.syzygy_50_move_rule, &tb_root);
+}
+
+static bool tb_root_keeps(Move m)
+{
+    if (tb_root.result != TB_DRAW && tb_root.dtz_ok)
+        return m == tb_root.best;
+    for (int i = 0; i < tb_root.count; i++)
+        if (tb_root.moves[i].move == m)
+            return tb_root.moves[i].keeps;
+    return false;
+}
 
 static void init_thread_root(Thread *t, const Position *root)
 {
@@ -792,6 +842,8 @@ static void init_thread_root(Thread *t, const Position *root)
         for (int j = 0; j < limits.nsearchmoves; j++)
             if (limits.searchmoves[j] == l.moves[i])
                 wanted = true;
+        if (tb_root_ok && !tb_root_keeps(l.moves[i]))
+            wanted = false;
         if (!wanted)
             continue;
         RootMove *rm = &t->root[t->nroot++];
@@ -950,8 +1002,11 @@ void search_start(const Position *root, const Limits *lim)
     plan = time_plan(lim, root->side, search_options.move_overhead);
     quiet_output = false;
     tt_new_search();
+    probe_root_tables(root);
     for (int i = 0; i < nthreads; i++)
         init_thread_root(threads[i], root);
+    if (tb_root_ok)
+        count_node(&threads[0]->tbhits);
     atomic_store(&running, true);
     pthread_create(&main_handle, NULL, main_thread, NULL);
     pthread_mutex_unlock(&run_lock);
@@ -1021,6 +1076,7 @@ SearchResult search_sync(const Position *pos, const Limits *lim, bool quiet)
     plan = time_plan(&limits, pos->side, search_options.move_overhead);
     quiet_output = quiet;
     tt_new_search();
+    probe_root_tables(pos);
     Thread *t = threads[0];
     init_thread_root(t, pos);
     SearchResult r = {MOVE_NONE, MOVE_NONE, 0, 0, 0};

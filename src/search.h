@@ -5,12 +5,12 @@
 #include <stdatomic.h>
 
 #include "position.h"
+#include "tb.h"
 
 #define INF 32000
 #define MATE 31000
 #define MATE_IN_MAX (MATE - MAX_PLY)
-#define TB_WIN 20000 /* tablebase wins score TB_WIN - plies to conversion */
-#define TB_WIN_IN_MAX (TB_WIN - 1000)
+/* Tablebase scores lie between TB_WIN_BOUND (18872) and 20000: see tb.h. */
 
 /* What `go` asked for. Times are in milliseconds; NO_TIME means "not given"
  * (a clock may be given as zero or negative). */
@@ -48,6 +48,9 @@ typedef struct {
 } SearchOptions;
 
 extern SearchOptions search_options;
+
+/* Most pieces probed: SyzygyProbeLimit, capped at the largest table found. */
+int tb_probe_limit(void);
 
 /* Search control, called from the UCI thread. search_start returns at once;
  * the search prints `bestmove` itself when it ends (for `infinite` and `ponder`

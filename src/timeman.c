@@ -12,12 +12,13 @@ int64_t now_ms(void)
 
 TimePlan time_plan(const Limits *lim, int side, int move_overhead)
 {
-    TimePlan tp = {-1, -1};
+    TimePlan tp = {-1, -1, false};
     if (lim->infinite)
         return tp;
     if (lim->movetime >= 0) {
         int64_t t = lim->movetime - move_overhead;
         tp.soft = tp.hard = t < 1 ? 1 : t;
+        tp.fixed = true;
         return tp;
     }
     if (lim->time[side] == NO_TIME)

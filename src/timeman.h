@@ -7,6 +7,7 @@
 
 typedef struct {
     int64_t soft, hard; /* ms from the start; -1: no limit */
+    bool fixed;         /* movetime: use it all, no early stop */
 } TimePlan;
 
 int64_t now_ms(void);

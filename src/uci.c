@@ -17,6 +17,7 @@
 #include "eval.h"
 #include "fen.h"
 #include "search.h"
+#include "tb.h"
 #include "tt.h"
 
 static Position root_pos;
@@ -246,6 +247,35 @@ static Move book_move_for(const Position *pos, const Limits *lim)
     return book_choose(e, n, bk.selection, bk.min_weight, &bk.rng);
 }
 
+/* SyzygyPath: "" or <empty> means the tablebases/ folder beside the executable. */
+static bool set_syzygy_path(const char *v, char *m, size_t n)
+{
+    char dir[1024];
+    if (!v[0] && tb_default_path(dir, sizeof dir))
+        v = dir;
+    return tb_set_path(v, m, n) || (snprintf(m + strlen(m), n - strlen(m), "; playing without tablebases"), false);
+}
+static bool set_syzygy_depth(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.syzygy_probe_depth = atoi(v);
+    return true;
+}
+static bool set_syzygy_rule50(const char *v, char *m, size_t n)
+{
+    (void)m, (void)n;
+    search_options.syzygy_50_move_rule = !strcasecmp(v, "true");
+    return true;
+}
+static bool set_syzygy_limit(const char *v, char *m, size_t n)
+{
+    search_options.syzygy_probe_limit = atoi(v);
+    if (search_options.syzygy_probe_limit > tb_max_pieces())
+        snprintf(m, n, "SyzygyProbeLimit %d: the largest tables found have %d pieces", search_options.syzygy_probe_limit,
+                 tb_max_pieces());
+    return true;
+}
+
 static bool set_eval(const char *v, char *msg, size_t n)
 {
     if (!eval_select(v)) {
@@ -301,6 +331,12 @@ static void init_options(void)
     options[noptions - 1].vars[1] = "weighted";
     options[noptions - 1].vars[2] = "uniform";
     add_option("BookMinWeight", OPT_SPIN, "1", 0, 65535, set_book_min_weight);
+    char msg[512];
+    set_syzygy_path("", msg, sizeof msg); /* the bundled 3-4-piece tables, when present */
+    add_option("SyzygyPath", OPT_STRING, "", 0, 0, set_syzygy_path);
+    add_option("SyzygyProbeDepth", OPT_SPIN, "1", 1, 100, set_syzygy_depth);
+    add_option("Syzygy50MoveRule", OPT_CHECK, "true", 0, 0, set_syzygy_rule50);
+    add_option("SyzygyProbeLimit", OPT_SPIN, "5", 0, 7, set_syzygy_limit);
     Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
     for (int i = 0; i < eval_count() && i < 15; i++)
         ev->vars[i] = eval_get(i)->name;
