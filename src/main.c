@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "play.h"
 #include "position.h"
 #include "uci.h"
 #include "zobrist.h"
@@ -20,6 +21,8 @@ int main(int argc, char **argv)
         bench_run(argc > 2 ? atoi(argv[2]) : 0);
         return 0;
     }
+    if (argc > 1 && !strcmp(argv[1], "play"))
+        return play_main(argc - 1, argv + 1);
     uci_loop(stdin);
     return 0;
 }
