@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "datagen.h"
+#include "play.h"
 #include "position.h"
 #include "uci.h"
 #include "zobrist.h"
@@ -15,12 +16,14 @@ int main(int argc, char **argv)
     zobrist_init();
     attack_init();
     uci_init();
-    /* Subcommands: `hexe bench [depth]`, `hexe datagen ...`; without one,
-     * the UCI loop reads standard input. */
+    /* Subcommands: `hexe bench [depth]`, `hexe play ...`, `hexe datagen ...`;
+     * without one, the UCI loop reads standard input. */
     if (argc > 1 && !strcmp(argv[1], "bench")) {
         bench_run(argc > 2 ? atoi(argv[2]) : 0);
         return 0;
     }
+    if (argc > 1 && !strcmp(argv[1], "play"))
+        return play_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "datagen"))
         return datagen_main(argc - 1, argv + 1);
     uci_loop(stdin);
