@@ -1,6 +1,6 @@
 /* hexe.c - Hexe's own evaluation, built for strength: tapered middlegame and
  * endgame terms (weights in hexe_weights.c), a per-thread pawn-structure
- * cache, drawish-material scaling and knowledge of the basic won endings.
+ * cache and evaluation cache, drawish-material scaling and knowledge of the basic won endings.
  *
  * Every term is gathered per side as an mg/eg pair; the sums are blended by
  * the game phase (non-pawn material, 24 = all of it on the board) after the
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../zobrist.h"
+#include "bits.h"
 #include "evaluators.h"
 #include "trace.h"
 
@@ -44,13 +45,6 @@ static const char *const term_name[NTERMS] = {
     "known win (bare king)",
 };
 
-/* Attacker kinds in the attack maps: one bit per piece type. */
-enum { A_P = 1 << PAWN, A_N = 1 << KNIGHT, A_B = 1 << BISHOP, A_R = 1 << ROOK, A_Q = 1 << QUEEN, A_K = 1 << KING };
-enum { AREA_OUT = 1, AREA_ZONE = 2 };
-
-static const int knight_d[8] = {33, 31, 18, 14, -33, -31, -18, -14};
-static const int dirs[8] = {16, -16, 1, -1, 15, 17, -15, -17}; /* rook 0-3, bishop 4-7 */
-
 typedef struct {
     Score term[NTERMS][2];
     int phase;
@@ -61,16 +55,6 @@ typedef struct {
 } HexeInfo;
 
 /* ---- Small helpers ---- */
-
-static inline int rel_rank(int c, int sq) { return c == WHITE ? RANK_OF(sq) : 7 - RANK_OF(sq); }
-
-static inline int pst_index(int c, int sq) { return (c == WHITE ? 7 - RANK_OF(sq) : RANK_OF(sq)) * 8 + FILE_OF(sq); }
-
-static inline int distance(int a, int b)
-{
-    int df = abs(FILE_OF(a) - FILE_OF(b)), dr = abs(RANK_OF(a) - RANK_OF(b));
-    return df > dr ? df : dr;
-}
 
 static inline void add(Score *s, Score v)
 {
@@ -86,15 +70,20 @@ static inline void add_times(Score *s, Score v, int n)
 
 static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
 
+static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
+
+/* Rank of square s (0..63) as seen from side c. */
+static inline int rel_rank64(int c, int s) { return c == WHITE ? s >> 3 : 7 - (s >> 3); }
+
+/* Index into the piece-square tables (a8 = 0 from White's view) of square s for side c. */
+static inline int pst64(int c, int s) { return c == WHITE ? s ^ 56 : s; }
+
 /* ---- Pawn structure (cached per thread, keyed by the pawns alone) ---- */
 
 typedef struct {
     uint64_t key;
     Score term[NPAWN_TERMS][2];
-    uint8_t passed[2];     /* files holding a passed pawn */
-    /* Per side and file+1 (0 and 9 are empty guards): the rank, seen from
-     * that side, of its rearmost pawn (8 if none) and of its foremost (-1). */
-    int8_t back[2][10], front[2][10];
+    Bits passed[2];
 } PawnEntry;
 
 #define PAWN_CACHE_SIZE 1024 /* a power of two */
@@ -103,54 +92,41 @@ static uint64_t pawn_salt = 0x9E3779B97F4A7C15ULL; /* changed whenever the weigh
 
 void hexe_params_changed(void) { pawn_salt = pawn_salt * 6364136223846793005ULL + 1442695040888963407ULL; }
 
-static void pawn_analyse(const Position *pos, const uint8_t att[2][128], PawnEntry *e)
+/* Isolated: no own pawn on a neighbouring file. Doubled: an own pawn in
+ * front on the same file. Connected: defended by a pawn or beside one.
+ * Backward: no own pawn level with or behind it on a neighbouring file, and
+ * the square in front attacked by an enemy pawn. Passed: no enemy pawn in
+ * front on its own or a neighbouring file, no own pawn in front of it. */
+static void pawn_analyse(const Bits pawns[2], PawnEntry *e)
 {
-    const uint8_t *b = pos->board;
     memset(e->term, 0, sizeof e->term);
-    memset(e->back, 8, sizeof e->back);
-    memset(e->front, -1, sizeof e->front);
-    e->passed[WHITE] = e->passed[BLACK] = 0;
-    for (int c = WHITE; c <= BLACK; c++)
-        for (int i = 0; i < pos->npawns[c]; i++) {
-            int sq = pos->pawns[c][i], f = FILE_OF(sq) + 1, rr = rel_rank(c, sq);
-            if (rr < e->back[c][f])
-                e->back[c][f] = (int8_t)rr;
-            if (rr > e->front[c][f])
-                e->front[c][f] = (int8_t)rr;
-        }
     for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1, own = MAKE_PIECE(c, PAWN), fwd = c == WHITE ? 16 : -16;
-        for (int i = 0; i < pos->npawns[c]; i++) {
-            int sq = pos->pawns[c][i], f = FILE_OF(sq) + 1, rr = rel_rank(c, sq);
-            bool isolated = e->front[c][f - 1] < 0 && e->front[c][f + 1] < 0;
-            bool supported = att[c][sq] & A_P;
-            bool phalanx = (!OFFBOARD(sq - 1) && b[sq - 1] == own) || (!OFFBOARD(sq + 1) && b[sq + 1] == own);
-            if (isolated)
-                add(&e->term[T_ISOLATED - T_ISOLATED][c], WT.isolated);
-            if (e->front[c][f] > rr)
-                add(&e->term[T_DOUBLED - T_ISOLATED][c], WT.doubled);
-            if (supported || phalanx)
-                add(&e->term[T_CONNECTED - T_ISOLATED][c], WT.connected[rr]);
-            else if (!isolated && e->back[c][f - 1] > rr && e->back[c][f + 1] > rr && (att[them][sq + fwd] & A_P))
-                add(&e->term[T_BACKWARD - T_ISOLATED][c], WT.backward);
-            if (e->front[c][f] == rr && e->back[them][f - 1] >= 7 - rr && e->back[them][f] >= 7 - rr &&
-                e->back[them][f + 1] >= 7 - rr) {
-                e->passed[c] |= (uint8_t)(1 << (f - 1));
-                add(&e->term[T_PASSED - T_ISOLATED][c], WT.passed[rr]);
-            }
-        }
+        int them = c ^ 1;
+        Bits p = pawns[c], ep = pawns[them];
+        Bits beside = east(p) | west(p);
+        Bits isolated = p & ~file_fill(beside);
+        Bits behind_own = fill_forward(them, forward(them, p));
+        Bits doubled = p & behind_own;
+        Bits connected = p & (pawn_attacks(c, p) | beside);
+        Bits backward = p & ~isolated & ~fill_forward(c, beside) & forward(them, pawn_attacks(them, ep));
+        Bits covered = fill_forward(them, forward(them, ep | east(ep) | west(ep)));
+        Bits passed = p & ~covered & ~behind_own;
+        add_times(&e->term[T_ISOLATED - T_ISOLATED][c], WT.isolated, popcount(isolated));
+        add_times(&e->term[T_DOUBLED - T_ISOLATED][c], WT.doubled, popcount(doubled));
+        add_times(&e->term[T_BACKWARD - T_ISOLATED][c], WT.backward, popcount(backward));
+        for (Bits x = connected; x; x &= x - 1)
+            add(&e->term[T_CONNECTED - T_ISOLATED][c], WT.connected[rel_rank64(c, lsb(x))]);
+        for (Bits x = passed; x; x &= x - 1)
+            add(&e->term[T_PASSED - T_ISOLATED][c], WT.passed[rel_rank64(c, lsb(x))]);
+        e->passed[c] = passed;
     }
 }
 
-static const PawnEntry *pawn_probe(const Position *pos, const uint8_t att[2][128])
+static const PawnEntry *pawn_probe(uint64_t key, const Bits pawns[2])
 {
-    uint64_t key = pawn_salt;
-    for (int c = WHITE; c <= BLACK; c++)
-        for (int i = 0; i < pos->npawns[c]; i++)
-            key ^= zob_piece[MAKE_PIECE(c, PAWN)][pos->pawns[c][i]];
     PawnEntry *e = &pawn_cache[key & (PAWN_CACHE_SIZE - 1)];
     if (e->key != key) {
-        pawn_analyse(pos, att, e);
+        pawn_analyse(pawns, e);
         e->key = key;
     }
     return e;
@@ -312,194 +288,179 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
     }
 
     const uint8_t *b = pos->board;
-    /* att: the kinds of piece of each side attacking each square. area: for
-     * the pieces of each side, AREA_OUT marks squares outside their mobility
-     * area (own pawn or king, attacked by an enemy pawn), AREA_ZONE squares
-     * of the enemy king's zone. */
-    uint8_t att[2][128], area[2][128];
-    memset(att, 0, sizeof att);
-    memset(area, 0, sizeof area);
-    int katt_n[2] = {0, 0};    /* pieces attacking each side's king zone */
-    Score katt_w[2] = {{0, 0}, {0, 0}};
+    Bits pcs[2][7];  /* by side and piece type */
+    Bits att[2][7];  /* squares attacked, by side and attacking piece type */
+    Bits all[2], side_bb[2], area[2], zone[2];
+    int ksq[2];
+    uint64_t pkey = pawn_salt;
+    memset(pcs, 0, sizeof pcs);
 
-    /* 1. Pawn attacks, mobility areas and king zones; then the pawn structure. */
+    /* 1. Square sets from the piece lists; material and piece-square tables. */
     for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1, fwd = c == WHITE ? 16 : -16, ks = KING_SQ(pos, c);
+        Score mat = {0, 0}, pst = {0, 0};
+        for (int t = PAWN; t <= QUEEN; t++)
+            add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
+        uint64_t const *zp = zob_piece[MAKE_PIECE(c, PAWN)];
         for (int i = 0, np = pos->npawns[c]; i < np; i++) {
-            int sq = pos->pawns[c][i], l = sq + fwd - 1, r = sq + fwd + 1;
-            area[c][sq] |= AREA_OUT;
-            if (!OFFBOARD(l)) {
-                att[c][l] |= A_P;
-                area[them][l] |= AREA_OUT;
-            }
-            if (!OFFBOARD(r)) {
-                att[c][r] |= A_P;
-                area[them][r] |= AREA_OUT;
-            }
+            int sq = pos->pawns[c][i], s = SQ64(sq);
+            pcs[c][PAWN] |= BIT(s);
+            pkey ^= zp[sq];
+            pst.mg += WT.pst_mg[PAWN - 1][pst64(c, s)];
+            pst.eg += WT.pst_eg[PAWN - 1][pst64(c, s)];
         }
-        area[c][ks] |= AREA_OUT;
-        for (int dr = -1; dr <= 2; dr++)
-            for (int df = -1; df <= 1; df++) {
-                int z = ks + dr * fwd + df;
-                if (!OFFBOARD(z))
-                    area[them][z] |= AREA_ZONE;
-            }
+        for (int i = 0, npc = pos->npieces[c]; i < npc; i++) {
+            int sq = pos->pieces[c][i], s = SQ64(sq), t = PTYPE(b[sq]);
+            pcs[c][t] |= BIT(s);
+            pst.mg += WT.pst_mg[t - 1][pst64(c, s)];
+            pst.eg += WT.pst_eg[t - 1][pst64(c, s)];
+        }
+        info->term[T_MATERIAL][c] = mat;
+        info->term[T_PST][c] = pst;
+        side_bb[c] = pcs[c][PAWN] | pcs[c][KNIGHT] | pcs[c][BISHOP] | pcs[c][ROOK] | pcs[c][QUEEN] | pcs[c][KING];
+        ksq[c] = SQ64(KING_SQ(pos, c));
     }
-    const PawnEntry *pe = pawn_probe(pos, att);
+    Bits occ = side_bb[WHITE] | side_bb[BLACK];
+
+    /* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
+     * by an enemy pawn) and king zones (the king's file and its neighbours,
+     * from the rank behind the king to two ranks ahead of it). */
+    for (int c = WHITE; c <= BLACK; c++) {
+        att[c][PAWN] = pawn_attacks(c, pcs[c][PAWN]);
+        att[c][KING] = king_attacks(pcs[c][KING]);
+        Bits row = pcs[c][KING] | east(pcs[c][KING]) | west(pcs[c][KING]);
+        zone[c] = row | north(row) | south(row) | forward(c, forward(c, row));
+    }
+    for (int c = WHITE; c <= BLACK; c++)
+        area[c] = ~(pcs[c][PAWN] | pcs[c][KING] | att[c ^ 1][PAWN]);
+
+    /* 3. The pawn structure. */
+    const PawnEntry *pe = pawn_probe(pkey, (const Bits[2]){pcs[WHITE][PAWN], pcs[BLACK][PAWN]});
     for (int t = 0; t < NPAWN_TERMS; t++)
         for (int c = WHITE; c <= BLACK; c++)
             info->term[T_ISOLATED + t][c] = pe->term[t][c];
 
-    /* 2. Material, piece-square tables, mobility, king-zone attacks, rooks, outposts. */
+    /* 4. Pieces: attacks, mobility, king-zone attackers; rooks on files and
+     * the seventh, outposts, the bishop pair. */
+    int katt_n[2] = {0, 0}; /* pieces attacking each side's king zone */
+    Score katt_w[2] = {{0, 0}, {0, 0}};
     for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1, eks = KING_SQ(pos, them), ks = KING_SQ(pos, c);
-        uint8_t *at = att[c];
-        const uint8_t *ar = area[c];
-        Score mat = {0, 0}, pst = {0, 0}, mob = {0, 0}, rooks = {0, 0}, outposts = {0, 0};
-        for (int t = PAWN; t <= QUEEN; t++)
-            add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
-        for (int i = 0, np = pos->npawns[c]; i < np; i++) {
-            int idx = pst_index(c, pos->pawns[c][i]);
-            pst.mg += WT.pst_mg[PAWN - 1][idx];
-            pst.eg += WT.pst_eg[PAWN - 1][idx];
-        }
-        int kidx = pst_index(c, ks);
-        pst.mg += WT.pst_mg[KING - 1][kidx];
-        pst.eg += WT.pst_eg[KING - 1][kidx];
-        for (int k = 0; k < 8; k++)
-            if (!OFFBOARD(ks + dirs[k]))
-                at[ks + dirs[k]] |= A_K;
-
-        for (int i = 1, npc = pos->npieces[c]; i < npc; i++) {
-            int sq = pos->pieces[c][i], t = PTYPE(b[sq]);
-            uint8_t bit = (uint8_t)(1 << t);
-            int idx = pst_index(c, sq);
-            pst.mg += WT.pst_mg[t - 1][idx];
-            pst.eg += WT.pst_eg[t - 1][idx];
-            int n = 0;
-            unsigned seen = 0;
-            if (t == KNIGHT) {
-                for (int k = 0; k < 8; k++) {
-                    int to = sq + knight_d[k];
-                    if (OFFBOARD(to))
-                        continue;
-                    at[to] |= A_N;
-                    unsigned fl = ar[to];
-                    n += !(fl & AREA_OUT);
-                    seen |= fl;
-                }
-                add(&mob, WT.mob_knight[n]);
-            } else {
-                int k0 = t == BISHOP ? 4 : 0, k1 = t == ROOK ? 4 : 8;
-                for (int k = k0; k < k1; k++) {
-                    int d = dirs[k];
-                    for (int to = sq + d; !OFFBOARD(to); to += d) {
-                        at[to] |= bit;
-                        unsigned fl = ar[to];
-                        n += !(fl & AREA_OUT);
-                        seen |= fl;
-                        if (b[to] != EMPTY)
-                            break;
-                    }
-                }
-                add(&mob, t == BISHOP ? WT.mob_bishop[n] : t == ROOK ? WT.mob_rook[n] : WT.mob_queen[n]);
-            }
-            if (seen & AREA_ZONE) {
+        int them = c ^ 1;
+        Score mob = {0, 0};
+        Bits an = 0, ab = 0, ar = 0, aq = 0, a;
+        for (Bits x = pcs[c][KNIGHT]; x; x &= x - 1) {
+            an |= a = knight_attacks(x & (0 - x));
+            add(&mob, WT.mob_knight[popcount(a & area[c])]);
+            if (a & zone[them]) {
                 katt_n[them]++;
-                add(&katt_w[them], WT.king_attacker[t - KNIGHT]);
-            }
-            int f = FILE_OF(sq) + 1, rr = rel_rank(c, sq);
-            if (t == ROOK) {
-                if (pe->front[c][f] < 0)
-                    add(&rooks, pe->front[them][f] < 0 ? WT.rook_open : WT.rook_semiopen);
-                if (rr == 6) {
-                    bool on7 = rel_rank(c, eks) == 7;
-                    for (int ff = 1; ff <= 8 && !on7; ff++)
-                        on7 = pe->back[them][ff] == 1;
-                    if (on7)
-                        add(&rooks, WT.rook_seventh);
-                }
-            } else if (t <= BISHOP && rr >= 3 && rr <= 5 && (at[sq] & A_P) &&
-                       pe->back[them][f - 1] >= 7 - rr && pe->back[them][f + 1] >= 7 - rr) {
-                add(&outposts, WT.outpost[t - KNIGHT]);
+                add(&katt_w[them], WT.king_attacker[0]);
             }
         }
-        info->term[T_MATERIAL][c] = mat;
-        info->term[T_PST][c] = pst;
+        for (Bits x = pcs[c][BISHOP]; x; x &= x - 1) {
+            ab |= a = bishop_attacks(occ, lsb(x));
+            add(&mob, WT.mob_bishop[popcount(a & area[c])]);
+            if (a & zone[them]) {
+                katt_n[them]++;
+                add(&katt_w[them], WT.king_attacker[1]);
+            }
+        }
+        for (Bits x = pcs[c][ROOK]; x; x &= x - 1) {
+            ar |= a = rook_attacks(occ, lsb(x));
+            add(&mob, WT.mob_rook[popcount(a & area[c])]);
+            if (a & zone[them]) {
+                katt_n[them]++;
+                add(&katt_w[them], WT.king_attacker[2]);
+            }
+        }
+        for (Bits x = pcs[c][QUEEN]; x; x &= x - 1) {
+            aq |= a = bishop_attacks(occ, lsb(x)) | rook_attacks(occ, lsb(x));
+            add(&mob, WT.mob_queen[popcount(a & area[c])]);
+            if (a & zone[them]) {
+                katt_n[them]++;
+                add(&katt_w[them], WT.king_attacker[3]);
+            }
+        }
+        att[c][KNIGHT] = an;
+        att[c][BISHOP] = ab;
+        att[c][ROOK] = ar;
+        att[c][QUEEN] = aq;
+        all[c] = att[c][PAWN] | an | ab | ar | aq | att[c][KING];
         info->term[T_MOBILITY][c] = mob;
+
+        Score rooks = {0, 0}, outposts = {0, 0};
+        Bits rk = pcs[c][ROOK];
+        if (rk) {
+            Bits mine = file_fill(pcs[c][PAWN]), theirs = file_fill(pcs[them][PAWN]);
+            add_times(&rooks, WT.rook_open, popcount(rk & ~mine & ~theirs));
+            add_times(&rooks, WT.rook_semiopen, popcount(rk & ~mine & theirs));
+            Bits rank7 = c == WHITE ? RANK_1_BITS << 48 : RANK_1_BITS << 8;
+            Bits rank8 = c == WHITE ? RANK_1_BITS << 56 : RANK_1_BITS;
+            if ((rk & rank7) && ((pcs[them][KING] & rank8) || (pcs[them][PAWN] & rank7)))
+                add_times(&rooks, WT.rook_seventh, popcount(rk & rank7));
+        }
+        Bits minors = pcs[c][KNIGHT] | pcs[c][BISHOP];
+        if (minors) {
+            Bits ranks = c == WHITE ? 0x0000FFFFFF000000ULL : 0x000000FFFFFF0000ULL;
+            Bits safe = ranks & att[c][PAWN] & ~fill_forward(them, att[them][PAWN]);
+            add_times(&outposts, WT.outpost[0], popcount(pcs[c][KNIGHT] & safe));
+            add_times(&outposts, WT.outpost[1], popcount(pcs[c][BISHOP] & safe));
+        }
         info->term[T_ROOKS][c] = rooks;
         info->term[T_OUTPOSTS][c] = outposts;
         if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
             info->term[T_BISHOP_PAIR][c] = WT.bishop_pair;
     }
 
-    /* 3. King safety: the pawn shield and the pieces attacking the zone. */
+    /* 5. King safety: the pawn shield on the king's file and its neighbours
+     * (an own pawn one square ahead, else two squares ahead, else none; an
+     * own-pawnless file), and the pieces attacking the zone. */
     for (int c = WHITE; c <= BLACK; c++) {
-        int ks = KING_SQ(pos, c), own = MAKE_PIECE(c, PAWN), fwd = c == WHITE ? 16 : -16;
-        Score *s = &info->term[T_SHIELD][c];
-        for (int f = FILE_OF(ks) - 1; f <= FILE_OF(ks) + 1; f++) {
-            if (f < 0 || f > 7)
-                continue;
-            int s1 = SQ(f, RANK_OF(ks)) + fwd, s2 = s1 + fwd;
-            if (!OFFBOARD(s1) && b[s1] == own)
-                add(s, WT.shield[0]);
-            else if (!OFFBOARD(s1) && !OFFBOARD(s2) && b[s2] == own)
-                add(s, WT.shield[1]);
-            else
-                add(s, WT.shield[2]);
-            if (pe->front[c][f + 1] < 0)
-                add(s, WT.king_open_file);
-        }
+        Bits k = pcs[c][KING], own = pcs[c][PAWN];
+        Bits row = k | east(k) | west(k), f1 = forward(c, row), f2 = forward(c, f1);
+        Bits one = own & f1, two = own & f2 & ~forward(c, one);
+        int n1 = popcount(one), n2 = popcount(two), n0 = popcount(row) - n1 - n2;
+        Score sh = {0, 0};
+        add_times(&sh, WT.shield[0], n1);
+        add_times(&sh, WT.shield[1], n2);
+        add_times(&sh, WT.shield[2], n0);
+        add_times(&sh, WT.king_open_file, popcount(row & ~file_fill(own)));
+        info->term[T_SHIELD][c] = sh;
         int n = katt_n[c] < 7 ? katt_n[c] : 7, pct = WT.king_attack_pct[n];
         info->term[T_KING_ATTACK][c].mg = -(katt_w[c].mg * pct / 100);
         info->term[T_KING_ATTACK][c].eg = -(katt_w[c].eg * pct / 100);
     }
 
-    /* 4. Threats: pieces attacked by pawns, rooks and queens by minors, and
-     * men attacked but not defended. */
+    /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
+     * not by pawns), and men attacked but not defended. */
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1;
-        Score *th = &info->term[T_THREATS][c], *hg = &info->term[T_HANGING][c];
-        for (int i = 1; i < pos->npieces[them]; i++) {
-            int sq = pos->pieces[them][i], by = att[c][sq];
-            if (!by)
-                continue;
-            int t = PTYPE(b[sq]);
-            if (by & A_P)
-                add(th, WT.threat_by_pawn[t - KNIGHT]);
-            else if (t >= ROOK && (by & (A_N | A_B)))
-                add(th, WT.threat_by_minor[t - ROOK]);
-            if (!att[them][sq])
-                add(hg, WT.hanging[t - PAWN]);
-        }
-        for (int i = 0; i < pos->npawns[them]; i++) {
-            int sq = pos->pawns[them][i];
-            if (att[c][sq] && !att[them][sq])
-                add(hg, WT.hanging[0]);
-        }
+        Bits by_pawn = att[c][PAWN], by_minor = (att[c][KNIGHT] | att[c][BISHOP]) & ~by_pawn;
+        Bits loose = all[c] & ~all[them];
+        Score th = {0, 0}, hg = {0, 0};
+        for (int t = KNIGHT; t <= QUEEN; t++)
+            add_times(&th, WT.threat_by_pawn[t - KNIGHT], popcount(pcs[them][t] & by_pawn));
+        add_times(&th, WT.threat_by_minor[0], popcount(pcs[them][ROOK] & by_minor));
+        add_times(&th, WT.threat_by_minor[1], popcount(pcs[them][QUEEN] & by_minor));
+        for (int t = PAWN; t <= QUEEN; t++)
+            add_times(&hg, WT.hanging[t - PAWN], popcount(pcs[them][t] & loose));
+        info->term[T_THREATS][c] = th;
+        info->term[T_HANGING][c] = hg;
     }
 
-    /* 5. Passed pawns: a free path, the kings' distances, the square rule. */
+    /* 7. Passed pawns: a free path, the kings' distances to the square in
+     * front, and the rule of the square against a lone king. */
     int plies[2] = {1000, 1000}; /* plies to promote an unstoppable passer */
     for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1, ks = KING_SQ(pos, c), eks = KING_SQ(pos, them), fwd = c == WHITE ? 16 : -16;
-        for (unsigned m = pe->passed[c]; m; m &= m - 1) {
-            int f = __builtin_ctz(m), rr = pe->front[c][f + 1];
-            int sq = SQ(f, c == WHITE ? rr : 7 - rr), stop = sq + fwd;
-            add_times(&info->term[T_PASSED_KING][c], WT.passed_own_king[rr], distance(ks, stop));
-            add_times(&info->term[T_PASSED_KING][c], WT.passed_enemy_king[rr], distance(eks, stop));
-            if (b[stop] == EMPTY && !att[them][stop])
+        int them = c ^ 1, fwd = c == WHITE ? 8 : -8;
+        for (Bits x = pe->passed[c]; x; x &= x - 1) {
+            int s = lsb(x), rr = rel_rank64(c, s), stop = s + fwd;
+            add_times(&info->term[T_PASSED_KING][c], WT.passed_own_king[rr], distance64(ksq[c], stop));
+            add_times(&info->term[T_PASSED_KING][c], WT.passed_enemy_king[rr], distance64(ksq[them], stop));
+            if (!((occ | all[them]) & BIT(stop)))
                 add(&info->term[T_PASSED_FREE][c], WT.passed_free[rr]);
             if (pos->npieces[them] == 1) {
-                int promo = SQ(f, c == WHITE ? 7 : 0), moves = rr == 1 ? 5 : 7 - rr;
-                bool clear = true;
-                for (int s = stop;; s += fwd) {
-                    if (b[s] != EMPTY)
-                        clear = false;
-                    if (s == promo)
-                        break;
-                }
-                if (clear && distance(eks, promo) - (pos->side == them) > moves) {
+                int promo = c == WHITE ? 56 + (s & 7) : s & 7, moves = rr == 1 ? 5 : 7 - rr;
+                bool clear = !(fill_forward(c, BIT(stop)) & occ);
+                if (clear && distance64(ksq[them], promo) - (pos->side == them) > moves) {
                     int p = 2 * moves - (pos->side == c);
                     if (p < plies[c])
                         plies[c] = p;
@@ -511,17 +472,30 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
         if (plies[c] < plies[c ^ 1] - 1)
             add(&info->term[T_UNSTOPPABLE][c], WT.unstoppable);
 
-    /* 6. Tempo. */
+    /* 8. Tempo. */
     add(&info->term[T_TEMPO][pos->side], WT.tempo);
 
     finish(pos, info);
 }
 
+/* Scores already computed, per thread, by position key: the evaluation is
+ * a function of the position alone, so a hit returns exactly what
+ * hexe_compute would. An entry holds the key's upper 48 bits and the score
+ * (side to move's view) in the low 16. */
+#define EVAL_CACHE_SIZE 8192 /* a power of two */
+static _Thread_local uint64_t eval_cache[EVAL_CACHE_SIZE];
+
 static int hexe_eval(const Position *pos)
 {
+    uint64_t key = pos->key ^ pawn_salt, *e = &eval_cache[key & (EVAL_CACHE_SIZE - 1)];
+    if (!((*e ^ key) & ~0xFFFFULL))
+        return (int16_t)(*e & 0xFFFF);
     HexeInfo info;
     hexe_compute(pos, &info);
-    return pos->side == WHITE ? info.white : -info.white;
+    int v = pos->side == WHITE ? info.white : -info.white;
+    if (v >= INT16_MIN && v <= INT16_MAX)
+        *e = (key & ~0xFFFFULL) | (uint16_t)v;
+    return v;
 }
 
 static void hexe_trace(const Position *pos, FILE *out)
