@@ -13,7 +13,7 @@
 #include "position.h"
 #include "zobrist.h"
 
-#define MAX_FENS 12000
+#define MAX_FENS 40000
 
 static char *dup_string(const char *s)
 {
@@ -25,7 +25,7 @@ static char *dup_string(const char *s)
 }
 
 static char *fens[MAX_FENS];
-static int nfens, nbase;
+static int nfens, nbase, nchildren; /* EPD positions, then their children, then random games */
 
 static bool set(Position *pos, const char *fen)
 {
@@ -121,8 +121,31 @@ static void load_positions(void)
             unmake_move(&pos);
         }
     }
-    pos_free(&pos);
     CHECK(nbase >= 200, "only %d EPD positions", nbase);
+    nchildren = nfens;
+    /* Random games from every EPD position (a fixed generator), keeping every
+     * third position: they reach the endings that the suites lack. */
+    uint64_t rng = 0x2545F4914F6CDD1DULL;
+    for (int i = 0; i < nbase; i++) {
+        if (!set(&pos, fens[i]))
+            continue;
+        for (int ply = 0; ply < 300 && nfens < MAX_FENS; ply++) {
+            MoveList l;
+            gen_legal(&pos, &l);
+            if (!l.count || pos.halfmove >= 100)
+                break;
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            pos_reserve(&pos, 2);
+            make_move(&pos, l.moves[rng % (uint64_t)l.count]);
+            if (ply % 3 == 2) {
+                char buf[128];
+                fens[nfens++] = dup_string(pos_get_fen(&pos, buf));
+            }
+        }
+    }
+    pos_free(&pos);
 }
 
 static void test_registry(void)
@@ -552,6 +575,8 @@ int main(void)
     attack_init();
     test_registry();
     load_positions();
+    printf("positions: %d from the EPD suites, %d children, %d from random games\n", nbase, nchildren - nbase,
+           nfens - nchildren);
     test_select();
     test_symmetry();
     test_trace();

@@ -1,6 +1,8 @@
 /* hexe.c - Hexe's own evaluation, built for strength: tapered middlegame and
- * endgame terms (weights in hexe_weights.c), a per-thread pawn-structure
- * cache and evaluation cache, drawish-material scaling and knowledge of the basic won endings.
+ * endgame terms (weights in hexe_weights.c), drawish-material scaling and
+ * knowledge of the basic won endings. Attacks, mobility and pawn structure
+ * are computed on 64-bit square sets built from the piece lists (bits.h);
+ * per-thread caches keep pawn-structure scores and whole evaluations.
  *
  * Every term is gathered per side as an mg/eg pair; the sums are blended by
  * the game phase (non-pawn material, 24 = all of it on the board) after the
@@ -88,9 +90,11 @@ typedef struct {
 
 #define PAWN_CACHE_SIZE 1024 /* a power of two */
 static _Thread_local PawnEntry pawn_cache[PAWN_CACHE_SIZE];
-static uint64_t pawn_salt = 0x9E3779B97F4A7C15ULL; /* changed whenever the weights change */
+/* Mixed into the keys of both caches and changed whenever the weights
+ * change, so that nothing computed with the old weights is found again. */
+static uint64_t cache_salt = 0x9E3779B97F4A7C15ULL;
 
-void hexe_params_changed(void) { pawn_salt = pawn_salt * 6364136223846793005ULL + 1442695040888963407ULL; }
+void hexe_params_changed(void) { cache_salt = cache_salt * 6364136223846793005ULL + 1442695040888963407ULL; }
 
 /* Isolated: no own pawn on a neighbouring file. Doubled: an own pawn in
  * front on the same file. Connected: defended by a pawn or beside one.
@@ -260,7 +264,10 @@ static void finish(const Position *pos, HexeInfo *info)
     info->eg = eg;
     if (!info->special) {
         bool whole;
-        info->scale = scale_factor(pos, eg >= 0 ? WHITE : BLACK, &info->scale_why, &whole);
+        /* The stronger side by the endgame sum, by the middlegame one on a tie
+         * (so that a position and its colour-flipped mirror agree). */
+        int strong = eg > 0 || (eg == 0 && mg >= 0) ? WHITE : BLACK;
+        info->scale = scale_factor(pos, strong, &info->scale_why, &whole);
         info->scale_mg = whole ? info->scale : SCALE_NORMAL;
     }
     info->white = (mg * info->phase * info->scale_mg + eg * (PHASE_MAX - info->phase) * info->scale) /
@@ -292,7 +299,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
     Bits att[2][7];  /* squares attacked, by side and attacking piece type */
     Bits all[2], side_bb[2], area[2], zone[2];
     int ksq[2];
-    uint64_t pkey = pawn_salt;
+    uint64_t pkey = cache_salt;
     memset(pcs, 0, sizeof pcs);
 
     /* 1. Square sets from the piece lists; material and piece-square tables. */
@@ -487,7 +494,7 @@ static _Thread_local uint64_t eval_cache[EVAL_CACHE_SIZE];
 
 static int hexe_eval(const Position *pos)
 {
-    uint64_t key = pos->key ^ pawn_salt, *e = &eval_cache[key & (EVAL_CACHE_SIZE - 1)];
+    uint64_t key = pos->key ^ cache_salt, *e = &eval_cache[key & (EVAL_CACHE_SIZE - 1)];
     if (!((*e ^ key) & ~0xFFFFULL))
         return (int16_t)(*e & 0xFFFF);
     HexeInfo info;
