@@ -6,7 +6,7 @@
  *     for (int i = 0; i < hexe_param_count(); i++)
  *         printf("%s = %d\n", hexe_param_name(i), *hexe_param(i));
  *     *hexe_param(j) += 1;
- *     hexe_params_changed();          // after any write: drops cached pawn scores
+ *     hexe_params_changed();          // after any write: drops cached scores
  */
 #ifndef HEXE_EVAL_HEXE_H
 #define HEXE_EVAL_HEXE_H
@@ -72,7 +72,7 @@ extern const HexeWeights hexe_weights_default;
 int hexe_param_count(void);
 int *hexe_param(int i);             /* NULL when i is out of range */
 const char *hexe_param_name(int i); /* e.g. "pst_mg knight e4", "passed[5] eg" */
-void hexe_params_changed(void);     /* call after writing weights */
+void hexe_params_changed(void);     /* call after writing weights (not during a search) */
 void hexe_params_reset(void);       /* back to the defaults */
 void hexe_params_write(FILE *out);  /* "name = value" lines */
 
