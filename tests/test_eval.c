@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "eval.h"
+#include "eval/bits.h"
 #include "eval/evaluators.h"
 #include "eval/hexe.h"
 #include "eval/simplified.h"
@@ -569,11 +570,57 @@ static void test_hexe_sanity(void)
     CHECK(eval_fen("hexe", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1") > 700, "queen odds, Black");
 }
 
+/* The square-set attacks against plain ray walks, on random occupancies. */
+static Bits naive_rays(Bits occ, int s, const int (*d)[2], int n, bool slide)
+{
+    Bits a = 0;
+    for (int k = 0; k < n; k++)
+        for (int f = (s & 7) + d[k][0], r = (s >> 3) + d[k][1]; f >= 0 && f < 8 && r >= 0 && r < 8;
+             f += d[k][0], r += d[k][1]) {
+            a |= BIT(r * 8 + f);
+            if (!slide || (occ & BIT(r * 8 + f)))
+                break;
+        }
+    return a;
+}
+
+static void test_bits(void)
+{
+    static const int rook_d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    static const int bishop_d[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+    static const int knight_d[8][2] = {{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
+    static const int king_d[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+    uint64_t rng = 88172645463325252ULL;
+    int bad = 0;
+    for (int i = 0; i < 3000; i++) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        Bits occ = rng & (rng >> 3) & (i & 1 ? ~0ULL : rng >> 11); /* sparse and dense boards */
+        for (int s = 0; s < 64; s++) {
+            Bits o = occ | BIT(s);
+            bad += rook_attacks(o, s) != naive_rays(o, s, rook_d, 4, true);
+            bad += bishop_attacks(o, s) != naive_rays(o, s, bishop_d, 4, true);
+            if (i == 0) {
+                bad += knight_moves[s] != naive_rays(0, s, knight_d, 8, false);
+                bad += king_moves[s] != naive_rays(0, s, king_d, 8, false);
+                bad += king_attacks(BIT(s)) != king_moves[s] || knight_attacks(BIT(s)) != knight_moves[s];
+            }
+        }
+    }
+    CHECK(bad == 0, "%d wrong attack sets", bad);
+    Bits p = BIT(12) | BIT(51); /* e2 and d7 */
+    CHECK(pawn_attacks(WHITE, p) == (BIT(19) | BIT(21) | BIT(58) | BIT(60)), "white pawn attacks");
+    CHECK(pawn_attacks(BLACK, p) == (BIT(3) | BIT(5) | BIT(42) | BIT(44)), "black pawn attacks");
+    CHECK(file_fill(BIT(12)) == FILE_A_BITS << 4, "file fill");
+}
+
 int main(void)
 {
     zobrist_init();
     attack_init();
     test_registry();
+    test_bits();
     load_positions();
     printf("positions: %d from the EPD suites, %d children, %d from random games\n", nbase, nchildren - nbase,
            nfens - nchildren);

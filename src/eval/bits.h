@@ -1,14 +1,17 @@
 /* bits.h - 64-bit square sets that the evaluators build from the piece lists
- * for speed: bit rank * 8 + file (a1 = 0, h8 = 63). Slider attacks are
- * computed without tables and without branches: lines that cross the ranks
- * by the subtraction trick applied forwards and on the byte-swapped set,
- * ranks by isolating the nearest blockers on either side. */
+ * for speed: bit rank * 8 + file (a1 = 0, h8 = 63). Slider attacks need no
+ * branch: along a file or diagonal by the subtraction trick applied to the
+ * set and to its byte-swapped mirror, along a rank by a table lookup on the
+ * rank's inner occupancy (tables in bits.c). */
 #ifndef HEXE_EVAL_BITS_H
 #define HEXE_EVAL_BITS_H
 
 #include <stdint.h>
 
 typedef uint64_t Bits;
+
+extern const Bits diag_masks[64], anti_masks[64], knight_moves[64], king_moves[64];
+extern const uint8_t rank_moves[8][64];
 
 #define BIT(s) ((Bits)1 << (s))
 #define FILE_A_BITS 0x0101010101010101ULL
@@ -76,32 +79,15 @@ static inline Bits line_attacks(Bits occ, Bits mask, Bits s)
     return (fwd ^ __builtin_bswap64(rev)) & mask;
 }
 
-/* A diagonal through the main one, moved d ranks up (down if d < 0), by
- * shifts picked without a branch. */
-static inline Bits shift_ranks(Bits m, int d)
-{
-    int a = d < 0 ? -d : d; /* compiles to a branch-free abs */
-    return (m << (4 * (a + d))) >> (4 * (a - d));
-}
-
-static inline Bits diag_mask(int s) { return shift_ranks(0x8040201008040201ULL, (s >> 3) - (s & 7)) ^ BIT(s); }
-
-static inline Bits anti_mask(int s) { return shift_ranks(0x0102040810204080ULL, (s >> 3) + (s & 7) - 7) ^ BIT(s); }
-
 static inline Bits rank_attacks(Bits occ, int s)
 {
     int shift = s & 56;
-    unsigned o = (unsigned)(occ >> shift) & 0xFF, r = 1u << (s & 7);
-    unsigned above = (r << 1) - 1; /* r and the squares west of it */
-    unsigned e = (o & ~above) | 0x80, first = e & (0u - e);
-    unsigned w = (o & (r - 1)) | 1, last = 1u << (31 - __builtin_clz(w));
-    unsigned att = (((first << 1) - 1) & ~above) | ((r - 1) & ~(last - 1));
-    return (Bits)att << shift;
+    return (Bits)rank_moves[s & 7][(occ >> (shift + 1)) & 63] << shift;
 }
 
 static inline Bits bishop_attacks(Bits occ, int s)
 {
-    return line_attacks(occ, diag_mask(s), BIT(s)) | line_attacks(occ, anti_mask(s), BIT(s));
+    return line_attacks(occ, diag_masks[s], BIT(s)) | line_attacks(occ, anti_masks[s], BIT(s));
 }
 
 static inline Bits rook_attacks(Bits occ, int s)

@@ -77,8 +77,6 @@ static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); 
 /* Rank of square s (0..63) as seen from side c. */
 static inline int rel_rank64(int c, int s) { return c == WHITE ? s >> 3 : 7 - (s >> 3); }
 
-/* Index into the piece-square tables (a8 = 0 from White's view) of square s for side c. */
-static inline int pst64(int c, int s) { return c == WHITE ? s ^ 56 : s; }
 
 /* ---- Pawn structure (cached per thread, keyed by the pawns alone) ---- */
 
@@ -169,6 +167,7 @@ static bool bare_king(const Position *pos, HexeInfo *info)
         }
         if (!nq && !nr && !(nb && nn) && !(light && dark))
             continue;
+        memset(info->term, 0, sizeof info->term);
         int mat = 0;
         for (int t = PAWN; t <= QUEEN; t++)
             mat += WT.material[t - PAWN].eg * n[MAKE_PIECE(s, t)];
@@ -276,19 +275,24 @@ static void finish(const Position *pos, HexeInfo *info)
 
 static void hexe_compute(const Position *pos, HexeInfo *info)
 {
-    memset(info->term, 0, sizeof info->term);
+    /* The main path below assigns every term of both sides: no clearing
+     * there (a wide clear followed by narrow reads of it stalls). */
+#ifdef HEXE_DEBUG
+    memset(info->term, 0x5A, sizeof info->term); /* poison: every term must be written */
+#endif
     info->special = NULL;
     info->scale = info->scale_mg = SCALE_NORMAL;
     info->scale_why = "normal";
     info->phase = phase_of(pos);
     info->mg = info->eg = info->white = 0;
     if (insufficient_material(pos)) {
+        memset(info->term, 0, sizeof info->term);
         info->special = "insufficient mating material";
         info->scale = info->scale_mg = 0;
         info->scale_why = "insufficient mating material";
         return;
     }
-    if (bare_king(pos, info)) {
+    if (bare_king(pos, info)) { /* clears the terms itself */
         info->scale_why = "known win";
         finish(pos, info);
         return;
@@ -305,6 +309,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
     /* 1. Square sets from the piece lists; material and piece-square tables. */
     for (int c = WHITE; c <= BLACK; c++) {
         Score mat = {0, 0}, pst = {0, 0};
+        int flip = c == WHITE ? 56 : 0; /* square to piece-square index */
         for (int t = PAWN; t <= QUEEN; t++)
             add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
         uint64_t const *zp = zob_piece[MAKE_PIECE(c, PAWN)];
@@ -312,14 +317,14 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
             int sq = pos->pawns[c][i], s = SQ64(sq);
             pcs[c][PAWN] |= BIT(s);
             pkey ^= zp[sq];
-            pst.mg += WT.pst_mg[PAWN - 1][pst64(c, s)];
-            pst.eg += WT.pst_eg[PAWN - 1][pst64(c, s)];
+            pst.mg += WT.pst_mg[PAWN - 1][s ^ flip];
+            pst.eg += WT.pst_eg[PAWN - 1][s ^ flip];
         }
         for (int i = 0, npc = pos->npieces[c]; i < npc; i++) {
             int sq = pos->pieces[c][i], s = SQ64(sq), t = PTYPE(b[sq]);
             pcs[c][t] |= BIT(s);
-            pst.mg += WT.pst_mg[t - 1][pst64(c, s)];
-            pst.eg += WT.pst_eg[t - 1][pst64(c, s)];
+            pst.mg += WT.pst_mg[t - 1][s ^ flip];
+            pst.eg += WT.pst_eg[t - 1][s ^ flip];
         }
         info->term[T_MATERIAL][c] = mat;
         info->term[T_PST][c] = pst;
@@ -333,7 +338,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
      * from the rank behind the king to two ranks ahead of it). */
     for (int c = WHITE; c <= BLACK; c++) {
         att[c][PAWN] = pawn_attacks(c, pcs[c][PAWN]);
-        att[c][KING] = king_attacks(pcs[c][KING]);
+        att[c][KING] = king_moves[ksq[c]];
         Bits row = pcs[c][KING] | east(pcs[c][KING]) | west(pcs[c][KING]);
         zone[c] = row | north(row) | south(row) | forward(c, forward(c, row));
     }
@@ -355,7 +360,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
         Score mob = {0, 0};
         Bits an = 0, ab = 0, ar = 0, aq = 0, a;
         for (Bits x = pcs[c][KNIGHT]; x; x &= x - 1) {
-            an |= a = knight_attacks(x & (0 - x));
+            an |= a = knight_moves[lsb(x)];
             add(&mob, WT.mob_knight[popcount(a & area[c])]);
             if (a & zone[them]) {
                 katt_n[them]++;
@@ -413,8 +418,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
         }
         info->term[T_ROOKS][c] = rooks;
         info->term[T_OUTPOSTS][c] = outposts;
-        if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
-            info->term[T_BISHOP_PAIR][c] = WT.bishop_pair;
+        info->term[T_BISHOP_PAIR][c] = pos->count[MAKE_PIECE(c, BISHOP)] >= 2 ? WT.bishop_pair : (Score){0, 0};
     }
 
     /* 5. King safety: the pawn shield on the king's file and its neighbours
@@ -458,12 +462,13 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
     int plies[2] = {1000, 1000}; /* plies to promote an unstoppable passer */
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1, fwd = c == WHITE ? 8 : -8;
+        Score kings = {0, 0}, free = {0, 0};
         for (Bits x = pe->passed[c]; x; x &= x - 1) {
             int s = lsb(x), rr = rel_rank64(c, s), stop = s + fwd;
-            add_times(&info->term[T_PASSED_KING][c], WT.passed_own_king[rr], distance64(ksq[c], stop));
-            add_times(&info->term[T_PASSED_KING][c], WT.passed_enemy_king[rr], distance64(ksq[them], stop));
+            add_times(&kings, WT.passed_own_king[rr], distance64(ksq[c], stop));
+            add_times(&kings, WT.passed_enemy_king[rr], distance64(ksq[them], stop));
             if (!((occ | all[them]) & BIT(stop)))
-                add(&info->term[T_PASSED_FREE][c], WT.passed_free[rr]);
+                add(&free, WT.passed_free[rr]);
             if (pos->npieces[them] == 1) {
                 int promo = c == WHITE ? 56 + (s & 7) : s & 7, moves = rr == 1 ? 5 : 7 - rr;
                 bool clear = !(fill_forward(c, BIT(stop)) & occ);
@@ -474,13 +479,21 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
                 }
             }
         }
+        info->term[T_PASSED_KING][c] = kings;
+        info->term[T_PASSED_FREE][c] = free;
     }
     for (int c = WHITE; c <= BLACK; c++)
-        if (plies[c] < plies[c ^ 1] - 1)
-            add(&info->term[T_UNSTOPPABLE][c], WT.unstoppable);
+        info->term[T_UNSTOPPABLE][c] = plies[c] < plies[c ^ 1] - 1 ? WT.unstoppable : (Score){0, 0};
 
     /* 8. Tempo. */
-    add(&info->term[T_TEMPO][pos->side], WT.tempo);
+    info->term[T_TEMPO][pos->side] = WT.tempo;
+    info->term[T_TEMPO][pos->side ^ 1] = (Score){0, 0};
+    info->term[T_KNOWN_WIN][WHITE] = info->term[T_KNOWN_WIN][BLACK] = (Score){0, 0};
+#ifdef HEXE_DEBUG
+    for (int t = 0; t < NTERMS; t++)
+        for (int c = WHITE; c <= BLACK; c++)
+            ASSERT(info->term[t][c].mg != 0x5A5A5A5A && info->term[t][c].eg != 0x5A5A5A5A);
+#endif
 
     finish(pos, info);
 }
