@@ -229,8 +229,12 @@ def long_move_lists(c):
         e.send("go depth 4")
         lines = e.expect("bestmove", 10)
         check_bestmove_legal(e, c, pos, lines, "%d-ply game" % plies)
-        info = last_info_with_score(lines)
-        c.check(" score cp 0 " in info, "50-move rule / repetition draw scored 0: " + info)
+    # 50-move rule: every move here reaches a halfmove clock of 100 and no mate is near
+    e.send("setoption name SyzygyProbeLimit value 0")
+    e.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 99 80")
+    e.send("go depth 8")
+    info = last_info_with_score(e.expect("bestmove", 10))
+    c.check(" score cp 0 " in info, "50-move rule draw scored 0: " + info)
     e.close()
 
 

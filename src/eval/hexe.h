@@ -75,5 +75,6 @@ const char *hexe_param_name(int i); /* e.g. "pst_mg knight e4", "passed[5] eg" *
 void hexe_params_changed(void);     /* call after writing weights (not during a search) */
 void hexe_params_reset(void);       /* back to the defaults */
 void hexe_params_write(FILE *out);  /* "name = value" lines */
+void hexe_params_write_inc(FILE *out); /* a hexe_defaults.inc with the current weights */
 
 #endif

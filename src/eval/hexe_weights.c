@@ -111,6 +111,46 @@ void hexe_params_reset(void)
     hexe_params_changed();
 }
 
+/* The weights as the body of a HexeWeights initializer, the format of
+ * hexe_defaults.inc, so tuned weights can replace the defaults. */
+void hexe_params_write_inc(FILE *out)
+{
+    fprintf(out, "/* hexe_defaults.inc - the weights of the `hexe` evaluator: the body of a\n"
+                 " * HexeWeights initializer (see hexe.h), included by hexe_weights.c.\n"
+                 " * Written by `hexe tune` (src/tune.c); docs/tuning.md says how to make it again. */\n"
+                 "/* clang-format off */\n");
+    for (int g = 0; g < NGROUPS; g++) {
+        const Group *gr = &groups[g];
+        const int *v = (const int *)((const char *)&hexe_weights + gr->offset);
+        char field[40];
+        snprintf(field, sizeof field, "%s", gr->name);
+        field[strcspn(field, " ")] = '\0';
+        if (gr->labels == L_SQUARE) {
+            size_t base = !strcmp(field, "pst_mg") ? offsetof(HexeWeights, pst_mg) : offsetof(HexeWeights, pst_eg);
+            fprintf(out, ".%s[%d] = {\n", field, (int)((gr->offset - base) / (64 * sizeof(int))));
+            for (int r = 0; r < 8; r++) {
+                fprintf(out, "   ");
+                for (int f = 0; f < 8; f++)
+                    fprintf(out, " %4d,", v[r * 8 + f]);
+                fprintf(out, "\n");
+            }
+            fprintf(out, "},\n");
+            continue;
+        }
+        int n = gr->n ? gr->n : 1;
+        fprintf(out, ".%s = %s", field, gr->n ? "{" : "");
+        for (int e = 0; e < n; e++) {
+            if (gr->score)
+                fprintf(out, "S(%d, %d)", v[2 * e], v[2 * e + 1]);
+            else
+                fprintf(out, "%d", v[e]);
+            if (e + 1 < n)
+                fprintf(out, ", ");
+        }
+        fprintf(out, "%s,\n", gr->n ? "}" : "");
+    }
+}
+
 void hexe_params_write(FILE *out)
 {
     for (int i = 0; i < NPARAMS; i++)
