@@ -134,6 +134,24 @@ static int score_from_tt(int s, int ply)
     return s;
 }
 
+/* UCI_ShowWDL: win/draw/loss per mille for a score, from a logistic model
+ * fitted on Hexe's own self-play games by scripts/fit-wdl (docs/wdl.md):
+ * P(win) = 1 / (1 + exp(-(s - WDL_A) / WDL_B)), P(loss) likewise for -s. */
+#define WDL_A 138
+#define WDL_B 113
+static void wdl_of(int s, int *w, int *d, int *l)
+{
+    if (s >= TB_WIN_BOUND || s <= -TB_WIN_BOUND) {
+        *w = s > 0 ? 1000 : 0;
+        *l = s > 0 ? 0 : 1000;
+        *d = 0;
+        return;
+    }
+    *w = (int)lround(1000.0 / (1.0 + exp(-(s - WDL_A) / (double)WDL_B)));
+    *l = (int)lround(1000.0 / (1.0 + exp(-(-s - WDL_A) / (double)WDL_B)));
+    *d = 1000 - *w - *l;
+}
+
 static void format_score(int s, char *buf, size_t n)
 {
     if (s >= MATE_IN_MAX)
@@ -142,6 +160,12 @@ static void format_score(int s, char *buf, size_t n)
         snprintf(buf, n, "mate %d", -(MATE + s) / 2);
     else
         snprintf(buf, n, "cp %d", s);
+    if (search_options.show_wdl) {
+        int w, d, l;
+        wdl_of(s, &w, &d, &l);
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, " wdl %d %d %d", w, d, l);
+    }
 }
 
 /* ---- Draws ---- */
@@ -615,7 +639,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
 static void print_pv_line(Thread *t, int depth, int idx, int score, bool lower, bool upper, const RootMove *rm)
 {
-    char sc[32], b[8];
+    char sc[64], b[8];
     /* A root in the tablebases shows their verdict until the search proves a mate. */
     if (tb_root_ok && abs(score) < MATE_IN_MAX && !lower && !upper)
         score = tb_root.result == TB_DRAW ? 0 : tb_root.score;
