@@ -299,6 +299,16 @@ static void update_quiet_stats(Thread *t, const Position *pos, Move best, int pl
     }
 }
 
+/* The PV of this node: m, then the child's PV. */
+static inline void update_pv(Thread *t, int ply, Move m)
+{
+    t->pv[ply][ply] = m;
+    int n = t->pvlen[ply + 1] > ply + 1 ? t->pvlen[ply + 1] : ply + 1;
+    for (int j = ply + 1; j < n; j++)
+        t->pv[ply][j] = t->pv[ply + 1][j];
+    t->pvlen[ply] = n;
+}
+
 /* ---- Quiescence ---- */
 
 static int qsearch(Thread *t, int alpha, int beta, int ply)
@@ -372,10 +382,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
             if (s > alpha) {
                 alpha = s;
                 best_move = m;
-                t->pv[ply][ply] = m;
-                for (int j = ply + 1; j < t->pvlen[ply + 1]; j++)
-                    t->pv[ply][j] = t->pv[ply + 1][j];
-                t->pvlen[ply] = t->pvlen[ply + 1];
+                update_pv(t, ply, m);
                 if (s >= beta)
                     break;
             }
@@ -544,10 +551,8 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                      move_to_uci(m, pos->chess960, b), t->pv_idx + i + 1);
         }
 
-        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
-        tt_prefetch(pos->key); /* cheap; the child key is not known before make */
         make_move(pos, m);
         moves_tried++;
         if (quiet)
@@ -590,7 +595,6 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             for (int k = t->pv_idx; k < t->nroot; k++)
                 if (t->root[k].move == m)
                     rm = &t->root[k];
-            (void)nodes_before;
             if (moves_tried == 1 || s > alpha) {
                 rm->score = s;
                 rm->seldepth = t->seldepth;
@@ -612,10 +616,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             if (s > alpha) {
                 best_move = m;
                 alpha = s;
-                t->pv[ply][ply] = m;
-                for (int j = ply + 1; j < t->pvlen[ply + 1]; j++)
-                    t->pv[ply][j] = t->pv[ply + 1][j];
-                t->pvlen[ply] = t->pvlen[ply + 1] > ply + 1 ? t->pvlen[ply + 1] : ply + 1;
+                update_pv(t, ply, m);
                 if (s >= beta) {
                     if (quiet)
                         update_quiet_stats(t, pos, m, ply, depth, quiets, nquiets);
