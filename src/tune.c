@@ -37,10 +37,12 @@ typedef struct {
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: hexe tune --data FILE [--max N] [--rounds R] [--epochs E] [--lr X] [--out FILE]\n"
+            "usage: hexe tune --data FILE [--max N] [--rounds R] [--epochs E] [--lr X] [--min-count N]\n"
+            "                 [--out FILE] [--inc FILE]\n"
             "Fits the weights of the `hexe` evaluator to the results in FILE (lines\n"
             "'<FEN> | <result>' from `hexe datagen`) and writes them to FILE (default\n"
-            "hexe-tuned.txt: 'name = value' lines; `--inc FILE` writes a hexe_defaults.inc).\n");
+            "hexe-tuned.txt: 'name = value' lines; `--inc FILE` writes a hexe_defaults.inc).\n"
+            "A weight is tuned only when at least --min-count positions (default 500) depend on it.\n");
     return 2;
 }
 
@@ -160,7 +162,7 @@ static void model_eval(Data *d, Coef **coef, int np, const double *w)
 int tune_main(int argc, char **argv)
 {
     const char *data = NULL, *out = "hexe-tuned.txt", *inc = NULL;
-    int max = 0, rounds = 3, epochs = 300;
+    int max = 0, rounds = 3, epochs = 300, min_count = 500;
     double lr = 1.0;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -176,6 +178,8 @@ int tune_main(int argc, char **argv)
             epochs = atoi(v);
         else if (!strcmp(k, "--lr"))
             lr = atof(v);
+        else if (!strcmp(k, "--min-count"))
+            min_count = atoi(v);
         else if (!strcmp(k, "--out"))
             out = v;
         else if (!strcmp(k, "--inc"))
@@ -235,8 +239,8 @@ int tune_main(int argc, char **argv)
                 for (Coef *c = coef[j]; c->pos >= 0; c++)
                     sum += de[c->pos] * c->c;
                 g[j] = sum;
-                if (frozen[j] || !ncoef[j])
-                    continue;
+                if (frozen[j] || ncoef[j] < min_count)
+                    continue; /* the pawn anchor, and weights the data hardly sees */
                 m[j] = 0.9 * m[j] + 0.1 * g[j];
                 v[j] = 0.999 * v[j] + 0.001 * g[j] * g[j];
                 double mh = m[j] / (1 - pow(0.9, step)), vh = v[j] / (1 - pow(0.999, step));
