@@ -38,11 +38,12 @@ static int usage(void)
 {
     fprintf(stderr,
             "usage: hexe tune --data FILE [--max N] [--rounds R] [--epochs E] [--lr X] [--min-count N]\n"
-            "                 [--out FILE] [--inc FILE]\n"
+            "                 [--freeze NAME-PREFIX]... [--out FILE] [--inc FILE]\n"
             "Fits the weights of the `hexe` evaluator to the results in FILE (lines\n"
             "'<FEN> | <result>' from `hexe datagen`) and writes them to FILE (default\n"
             "hexe-tuned.txt: 'name = value' lines; `--inc FILE` writes a hexe_defaults.inc).\n"
-            "A weight is tuned only when at least --min-count positions (default 500) depend on it.\n");
+            "A weight is tuned only when at least --min-count positions (default 500) depend on it,\n"
+            "and never when its name starts with a --freeze prefix (e.g. --freeze pst_).\n");
     return 2;
 }
 
@@ -164,6 +165,8 @@ int tune_main(int argc, char **argv)
     const char *data = NULL, *out = "hexe-tuned.txt", *inc = NULL;
     int max = 0, rounds = 3, epochs = 300, min_count = 500;
     double lr = 1.0;
+    const char *freeze[16];
+    int nfreeze = 0;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -180,6 +183,8 @@ int tune_main(int argc, char **argv)
             lr = atof(v);
         else if (!strcmp(k, "--min-count"))
             min_count = atoi(v);
+        else if (!strcmp(k, "--freeze") && nfreeze < 16)
+            freeze[nfreeze++] = v;
         else if (!strcmp(k, "--out"))
             out = v;
         else if (!strcmp(k, "--inc"))
@@ -209,8 +214,12 @@ int tune_main(int argc, char **argv)
     int *ncoef = malloc((size_t)np * sizeof *ncoef);
     /* The pawn's material value anchors the scale: it is never tuned. */
     bool *frozen = calloc((size_t)np, sizeof *frozen);
-    for (int j = 0; j < np; j++)
-        frozen[j] = !strncmp(hexe_param_name(j), "material[pawn]", 14) || !strncmp(hexe_param_name(j), "material pawn", 13);
+    for (int j = 0; j < np; j++) {
+        frozen[j] = !strncmp(hexe_param_name(j), "material pawn", 13);
+        for (int f = 0; f < nfreeze; f++)
+            if (!strncmp(hexe_param_name(j), freeze[f], strlen(freeze[f])))
+                frozen[j] = true;
+    }
 
     for (int i = 0; i < d.n; i++)
         d.eval[i] = white_eval(&d.pos[i]);
