@@ -2,7 +2,7 @@
 #ifndef HEXE_BENCH_H
 #define HEXE_BENCH_H
 
-#define BENCH_DEPTH 10
+#define BENCH_DEPTH 13
 
 /* Searches the bench positions to `depth` (BENCH_DEPTH when 0) with one thread
  * and a cleared 16 MB hash; the last line is "<N> nodes <M> nps". */

@@ -134,6 +134,24 @@ static int score_from_tt(int s, int ply)
     return s;
 }
 
+/* UCI_ShowWDL: win/draw/loss per mille for a score, from a logistic model
+ * fitted on Hexe's own self-play games by scripts/fit-wdl (docs/wdl.md):
+ * P(win) = 1 / (1 + exp(-(s - WDL_A) / WDL_B)), P(loss) likewise for -s. */
+#define WDL_A 138
+#define WDL_B 113
+static void wdl_of(int s, int *w, int *d, int *l)
+{
+    if (s >= TB_WIN_BOUND || s <= -TB_WIN_BOUND) {
+        *w = s > 0 ? 1000 : 0;
+        *l = s > 0 ? 0 : 1000;
+        *d = 0;
+        return;
+    }
+    *w = (int)lround(1000.0 / (1.0 + exp(-(s - WDL_A) / (double)WDL_B)));
+    *l = (int)lround(1000.0 / (1.0 + exp(-(-s - WDL_A) / (double)WDL_B)));
+    *d = 1000 - *w - *l;
+}
+
 static void format_score(int s, char *buf, size_t n)
 {
     if (s >= MATE_IN_MAX)
@@ -142,6 +160,12 @@ static void format_score(int s, char *buf, size_t n)
         snprintf(buf, n, "mate %d", -(MATE + s) / 2);
     else
         snprintf(buf, n, "cp %d", s);
+    if (search_options.show_wdl) {
+        int w, d, l;
+        wdl_of(s, &w, &d, &l);
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, " wdl %d %d %d", w, d, l);
+    }
 }
 
 /* ---- Draws ---- */
@@ -275,6 +299,16 @@ static void update_quiet_stats(Thread *t, const Position *pos, Move best, int pl
     }
 }
 
+/* The PV of this node: m, then the child's PV. */
+static inline void update_pv(Thread *t, int ply, Move m)
+{
+    t->pv[ply][ply] = m;
+    int n = t->pvlen[ply + 1] > ply + 1 ? t->pvlen[ply + 1] : ply + 1;
+    for (int j = ply + 1; j < n; j++)
+        t->pv[ply][j] = t->pv[ply + 1][j];
+    t->pvlen[ply] = n;
+}
+
 /* ---- Quiescence ---- */
 
 static int qsearch(Thread *t, int alpha, int beta, int ply)
@@ -348,10 +382,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
             if (s > alpha) {
                 alpha = s;
                 best_move = m;
-                t->pv[ply][ply] = m;
-                for (int j = ply + 1; j < t->pvlen[ply + 1]; j++)
-                    t->pv[ply][j] = t->pv[ply + 1][j];
-                t->pvlen[ply] = t->pvlen[ply + 1];
+                update_pv(t, ply, m);
                 if (s >= beta)
                     break;
             }
@@ -520,10 +551,8 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                      move_to_uci(m, pos->chess960, b), t->pv_idx + i + 1);
         }
 
-        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
-        tt_prefetch(pos->key); /* cheap; the child key is not known before make */
         make_move(pos, m);
         moves_tried++;
         if (quiet)
@@ -566,7 +595,6 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             for (int k = t->pv_idx; k < t->nroot; k++)
                 if (t->root[k].move == m)
                     rm = &t->root[k];
-            (void)nodes_before;
             if (moves_tried == 1 || s > alpha) {
                 rm->score = s;
                 rm->seldepth = t->seldepth;
@@ -588,10 +616,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             if (s > alpha) {
                 best_move = m;
                 alpha = s;
-                t->pv[ply][ply] = m;
-                for (int j = ply + 1; j < t->pvlen[ply + 1]; j++)
-                    t->pv[ply][j] = t->pv[ply + 1][j];
-                t->pvlen[ply] = t->pvlen[ply + 1] > ply + 1 ? t->pvlen[ply + 1] : ply + 1;
+                update_pv(t, ply, m);
                 if (s >= beta) {
                     if (quiet)
                         update_quiet_stats(t, pos, m, ply, depth, quiets, nquiets);
@@ -615,7 +640,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
 static void print_pv_line(Thread *t, int depth, int idx, int score, bool lower, bool upper, const RootMove *rm)
 {
-    char sc[32], b[8];
+    char sc[64], b[8];
     /* A root in the tablebases shows their verdict until the search proves a mate. */
     if (tb_root_ok && abs(score) < MATE_IN_MAX && !lower && !upper)
         score = tb_root.result == TB_DRAW ? 0 : tb_root.score;

@@ -101,9 +101,11 @@ typedef struct Option {
     int64_t min, max;
     char def[256];
     const char *vars[16];
-    /* Applies a validated value; returns false (with msg) to refuse it. */
+    /* Where a validated value goes: a plain int or bool setting, and/or a
+     * function that applies it (returning false, with msg, to refuse it). */
+    int *int_value;
+    bool *bool_value;
     bool (*apply)(const char *value, char *msg, size_t n);
-    int *eval_value; /* evaluator weights */
 } Option;
 
 static bool set_hash(const char *v, char *msg, size_t n)
@@ -120,58 +122,10 @@ static bool clear_hash(const char *v, char *msg, size_t n)
     search_clear();
     return true;
 }
-static bool set_threads(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.threads = atoi(v);
-    return true;
-}
-static bool set_multipv(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.multipv = atoi(v);
-    return true;
-}
-static bool set_overhead(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.move_overhead = atoi(v);
-    return true;
-}
-static bool set_ponder(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.ponder = !strcasecmp(v, "true");
-    return true;
-}
 static bool set_chess960(const char *v, char *m, size_t n)
 {
-    (void)m, (void)n;
-    search_options.chess960 = root_pos.chess960 = !strcasecmp(v, "true");
-    return true;
-}
-static bool set_analyse(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.analyse_mode = !strcasecmp(v, "true");
-    return true;
-}
-static bool set_skill(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.skill = atoi(v);
-    return true;
-}
-static bool set_limit_strength(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.limit_strength = !strcasecmp(v, "true");
-    return true;
-}
-static bool set_elo(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.elo = atoi(v);
+    (void)v, (void)m, (void)n;
+    root_pos.chess960 = search_options.chess960;
     return true;
 }
 /* The opening book (OwnBook, BookFile, BookDepth, BookSelection, BookMinWeight). */
@@ -184,7 +138,7 @@ static struct {
 
 static bool set_own_book(const char *v, char *m, size_t n)
 {
-    bk.own = !strcasecmp(v, "true");
+    (void)v;
     if (bk.own && !bk.book)
         snprintf(m, n, "OwnBook is on but no book is open: set BookFile");
     return true;
@@ -206,25 +160,12 @@ static bool set_book_file(const char *v, char *m, size_t n)
     snprintf(m, n, "book '%s' opened: %llu entries", v, (unsigned long long)book_size(bk.book));
     return true;
 }
-static bool set_book_depth(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    bk.depth = atoi(v);
-    return true;
-}
 static bool set_book_selection(const char *v, char *m, size_t n)
 {
     (void)m, (void)n;
     bk.selection = book_selection_parse(v);
     return bk.selection >= 0;
 }
-static bool set_book_min_weight(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    bk.min_weight = atoi(v);
-    return true;
-}
-
 /* A book move for `go`, or MOVE_NONE: only in play, not analysis or infinite. */
 static Move book_move_for(const Position *pos, const Limits *lim)
 {
@@ -255,21 +196,9 @@ static bool set_syzygy_path(const char *v, char *m, size_t n)
         v = dir;
     return tb_set_path(v, m, n) || (snprintf(m + strlen(m), n - strlen(m), "; playing without tablebases"), false);
 }
-static bool set_syzygy_depth(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.syzygy_probe_depth = atoi(v);
-    return true;
-}
-static bool set_syzygy_rule50(const char *v, char *m, size_t n)
-{
-    (void)m, (void)n;
-    search_options.syzygy_50_move_rule = !strcasecmp(v, "true");
-    return true;
-}
 static bool set_syzygy_limit(const char *v, char *m, size_t n)
 {
-    search_options.syzygy_probe_limit = atoi(v);
+    (void)v;
     if (search_options.syzygy_probe_limit > tb_max_pieces())
         snprintf(m, n, "SyzygyProbeLimit %d: the largest tables found have %d pieces", search_options.syzygy_probe_limit,
                  tb_max_pieces());
@@ -292,6 +221,8 @@ static int noptions;
 static Option *add_option(const char *name, OptType type, const char *def, int64_t min, int64_t max,
                           bool (*apply)(const char *, char *, size_t))
 {
+    if (noptions == MAX_OPTIONS)
+        abort(); /* a programming error: raise MAX_OPTIONS */
     Option *o = &options[noptions++];
     memset(o, 0, sizeof *o);
     o->name = name;
@@ -303,49 +234,61 @@ static Option *add_option(const char *name, OptType type, const char *def, int64
     return o;
 }
 
+static void add_int(const char *name, int *target, int min, int max)
+{
+    char def[16];
+    snprintf(def, sizeof def, "%d", *target);
+    add_option(name, OPT_SPIN, def, min, max, NULL)->int_value = target;
+}
+
+static void add_bool(const char *name, bool *target, bool (*apply)(const char *, char *, size_t))
+{
+    add_option(name, OPT_CHECK, *target ? "true" : "false", 0, 0, apply)->bool_value = target;
+}
+
 static void init_options(void)
 {
+    SearchOptions *so = &search_options;
     add_option("Hash", OPT_SPIN, "16", 1, 65536, set_hash);
     add_option("Clear Hash", OPT_BUTTON, "", 0, 0, clear_hash);
-    add_option("Threads", OPT_SPIN, "1", 1, 256, set_threads);
-    add_option("Ponder", OPT_CHECK, "false", 0, 0, set_ponder);
-    add_option("MultiPV", OPT_SPIN, "1", 1, 256, set_multipv);
-    add_option("Move Overhead", OPT_SPIN, "10", 0, 5000, set_overhead);
-    add_option("UCI_Chess960", OPT_CHECK, "false", 0, 0, set_chess960);
-    add_option("UCI_AnalyseMode", OPT_CHECK, "false", 0, 0, set_analyse);
-    add_option("Skill Level", OPT_SPIN, "20", 0, 20, set_skill);
-    add_option("UCI_LimitStrength", OPT_CHECK, "false", 0, 0, set_limit_strength);
-    add_option("UCI_Elo", OPT_SPIN, "3000", 1000, 3000, set_elo);
-    char book_path[1024] = "";
+    add_int("Threads", &so->threads, 1, 256);
+    add_bool("Ponder", &so->ponder, NULL);
+    add_int("MultiPV", &so->multipv, 1, 256);
+    add_int("Move Overhead", &so->move_overhead, 0, 5000);
+    add_bool("UCI_Chess960", &so->chess960, set_chess960);
+    add_bool("UCI_AnalyseMode", &so->analyse_mode, NULL);
+    add_bool("UCI_ShowWDL", &so->show_wdl, NULL);
+    add_int("Skill Level", &so->skill, 0, 20);
+    add_bool("UCI_LimitStrength", &so->limit_strength, NULL);
+    add_int("UCI_Elo", &so->elo, 1000, 3000);
+
+    char book_path[1024] = "", msg[512];
     bool have_book = book_default_path(book_path, sizeof book_path);
     if (have_book) {
-        char msg[256];
         set_book_file(book_path, msg, sizeof msg);
         bk.own = bk.book != NULL;
     }
     bk.rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid();
-    add_option("OwnBook", OPT_CHECK, bk.own ? "true" : "false", 0, 0, set_own_book);
+    add_bool("OwnBook", &bk.own, set_own_book);
     add_option("BookFile", OPT_STRING, have_book ? book_path : "", 0, 0, set_book_file);
-    add_option("BookDepth", OPT_SPIN, "255", 1, 255, set_book_depth);
-    add_option("BookSelection", OPT_COMBO, "weighted", 0, 0, set_book_selection)->vars[0] = "best";
-    options[noptions - 1].vars[1] = "weighted";
-    options[noptions - 1].vars[2] = "uniform";
-    add_option("BookMinWeight", OPT_SPIN, "1", 0, 65535, set_book_min_weight);
-    char msg[512];
+    add_int("BookDepth", &bk.depth, 1, 255);
+    Option *sel = add_option("BookSelection", OPT_COMBO, "weighted", 0, 0, set_book_selection);
+    sel->vars[0] = "best", sel->vars[1] = "weighted", sel->vars[2] = "uniform";
+    add_int("BookMinWeight", &bk.min_weight, 0, 65535);
+
     set_syzygy_path("", msg, sizeof msg); /* the bundled 3-4-piece tables, when present */
     add_option("SyzygyPath", OPT_STRING, "", 0, 0, set_syzygy_path);
-    add_option("SyzygyProbeDepth", OPT_SPIN, "1", 1, 100, set_syzygy_depth);
-    add_option("Syzygy50MoveRule", OPT_CHECK, "true", 0, 0, set_syzygy_rule50);
-    add_option("SyzygyProbeLimit", OPT_SPIN, "5", 0, 7, set_syzygy_limit);
+    add_int("SyzygyProbeDepth", &so->syzygy_probe_depth, 1, 100);
+    add_bool("Syzygy50MoveRule", &so->syzygy_50_move_rule, NULL);
+    add_int("SyzygyProbeLimit", &so->syzygy_probe_limit, 0, 7);
+    options[noptions - 1].apply = set_syzygy_limit;
+
     Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
     for (int i = 0; i < eval_count() && i < 15; i++)
         ev->vars[i] = eval_get(i)->name;
-    for (int i = 0; i < eval_param_count() && noptions < MAX_OPTIONS; i++) {
+    for (int i = 0; i < eval_param_count(); i++) {
         EvalParam *p = eval_param(i);
-        char def[16];
-        snprintf(def, sizeof def, "%d", p->def);
-        Option *o = add_option(p->name, OPT_SPIN, def, p->min, p->max, NULL);
-        o->eval_value = p->value;
+        add_int(p->name, p->value, p->min, p->max);
     }
 }
 
@@ -470,10 +413,10 @@ static void cmd_setoption(const char *raw)
     case OPT_BUTTON:
         break;
     }
-    if (o->eval_value) {
-        *o->eval_value = atoi(value);
-        return;
-    }
+    if (o->int_value)
+        *o->int_value = atoi(value);
+    if (o->bool_value)
+        *o->bool_value = !strcmp(value, "true");
     if (o->apply && !o->apply(value, msg, sizeof msg)) {
         uci_send("info string %s", msg[0] ? msg : "option refused");
         return;

@@ -229,8 +229,12 @@ def long_move_lists(c):
         e.send("go depth 4")
         lines = e.expect("bestmove", 10)
         check_bestmove_legal(e, c, pos, lines, "%d-ply game" % plies)
-        info = last_info_with_score(lines)
-        c.check(" score cp 0 " in info, "50-move rule / repetition draw scored 0: " + info)
+    # 50-move rule: every move here reaches a halfmove clock of 100 and no mate is near
+    e.send("setoption name SyzygyProbeLimit value 0")
+    e.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 99 80")
+    e.send("go depth 8")
+    info = last_info_with_score(e.expect("bestmove", 10))
+    c.check(" score cp 0 " in info, "50-move rule draw scored 0: " + info)
     e.close()
 
 
@@ -368,6 +372,33 @@ def options_during_search(c):
     e.close()
 
 
+def show_wdl(c):
+    e = Engine()
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    e.send("position startpos moves e2e4")
+    e.send("go depth 5")
+    lines = e.expect("bestmove", 10)
+    c.check(not any(" wdl " in l for l in lines), "no wdl by default")
+    e.send("setoption name UCI_ShowWDL value true")
+    for pos in ("position startpos moves e2e4", "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+                "position fen 4k3/8/8/8/8/8/q7/4K3 w - - 0 1"):
+        e.send(pos)
+        e.send("go depth 5")
+        lines = e.expect("bestmove", 10)
+        infos = [l for l in lines if " score " in l]
+        ok = bool(infos)
+        for l in infos:
+            t = l.split()
+            if "wdl" not in t:
+                ok = False
+                continue
+            w, d, lo = (int(x) for x in t[t.index("wdl") + 1:t.index("wdl") + 4])
+            ok = ok and w + d + lo == 1000 and min(w, d, lo) >= 0 and t.index("wdl") > t.index("score")
+        c.check(ok, "wdl w d l after the score, summing to 1000: %s" % infos[-1:])
+    e.close()
+
+
 def chess960_notation(c):
     e = Engine()
     e.handshake()
@@ -385,6 +416,6 @@ def chess960_notation(c):
 
 for scenario in (handshake, before_uci_and_unknown, stop_latency, infinite_never_ends_alone, ponder,
                  isready_during_search, tiny_time, movestogo_one, long_move_lists, malformed_input,
-                 quit_while_searching, search_output, options_during_search, chess960_notation):
+                 quit_while_searching, search_output, options_during_search, show_wdl, chess960_notation):
     C.run(scenario)
 sys.exit(C.report())

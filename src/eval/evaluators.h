@@ -1,9 +1,17 @@
-/* evaluators.h - the evaluators that eval.c registers. */
+/* evaluators.h - the evaluators that eval.c registers, and the classic weights. */
 #ifndef HEXE_EVALUATORS_H
 #define HEXE_EVALUATORS_H
 
 #include "../eval.h"
 
+extern const Evaluator eval_hexe;
+extern const Evaluator eval_simplified;
+extern const Evaluator eval_classic;
 extern const Evaluator eval_material;
+
+/* The classic evaluator's weights (its own units), offered as UCI spin options. */
+enum { CLASSIC_MATERIAL, CLASSIC_ATTACKS, CLASSIC_PST, CLASSIC_KING, CLASSIC_MOBILITY, CLASSIC_NWEIGHTS };
+extern int classic_weight[CLASSIC_NWEIGHTS];
+extern const int classic_weight_default[CLASSIC_NWEIGHTS];
 
 #endif

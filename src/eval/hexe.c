@@ -1,0 +1,545 @@
+/* hexe.c - Hexe's own evaluation, built for strength: tapered middlegame and
+ * endgame terms (weights in hexe_weights.c), drawish-material scaling and
+ * knowledge of the basic won endings. Attacks, mobility and pawn structure
+ * are computed on 64-bit square sets built from the piece lists (bits.h);
+ * per-thread caches keep pawn-structure scores and whole evaluations.
+ *
+ * Every term is gathered per side as an mg/eg pair; the sums are blended by
+ * the game phase (non-pawn material, 24 = all of it on the board) after the
+ * endgame part is scaled for drawish material:
+ *
+ *     score = (mg * phase + eg * (24 - phase) * scale / 64) / 24
+ *
+ * (where the stronger side has no pawns and can hardly win, the scale
+ * applies to the mg part as well).
+ * evaluate() and the trace run the same code, so the trace adds up exactly. */
+#include "hexe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../zobrist.h"
+#include "bits.h"
+#include "evaluators.h"
+#include "trace.h"
+
+#define WT hexe_weights
+#define SCALE_NORMAL 64
+#define PHASE_MAX 24
+
+/* The terms, as they appear in the trace. */
+enum {
+    T_MATERIAL, T_PST, T_MOBILITY,
+    T_ISOLATED, T_DOUBLED, T_BACKWARD, T_CONNECTED, T_PASSED, /* the cached pawn terms, in this order */
+    T_PASSED_FREE, T_PASSED_KING, T_UNSTOPPABLE,
+    T_SHIELD, T_KING_ATTACK, T_BISHOP_PAIR, T_ROOKS, T_OUTPOSTS, T_THREATS, T_HANGING, T_TEMPO,
+    T_KNOWN_WIN,
+    NTERMS
+};
+#define NPAWN_TERMS (T_PASSED - T_ISOLATED + 1)
+
+static const char *const term_name[NTERMS] = {
+    "material", "piece-square", "mobility",
+    "isolated pawns", "doubled pawns", "backward pawns", "connected pawns", "passed pawns",
+    "passer free path", "passer king distance", "unstoppable passer",
+    "king pawn shield", "king attackers", "bishop pair", "rooks (files, 7th)", "outposts", "threats",
+    "hanging pieces", "tempo",
+    "known win (bare king)",
+};
+
+typedef struct {
+    Score term[NTERMS][2];
+    int phase;
+    int scale, scale_mg; /* out of 64, for the endgame and the middlegame part */
+    const char *scale_why;
+    const char *special; /* what decided the score outright, or NULL */
+    int mg, eg, white;
+} HexeInfo;
+
+/* ---- Small helpers ---- */
+
+static inline void add(Score *s, Score v)
+{
+    s->mg += v.mg;
+    s->eg += v.eg;
+}
+
+static inline void add_times(Score *s, Score v, int n)
+{
+    s->mg += v.mg * n;
+    s->eg += v.eg * n;
+}
+
+static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
+
+static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
+
+/* Rank of square s (0..63) as seen from side c. */
+static inline int rel_rank64(int c, int s) { return c == WHITE ? s >> 3 : 7 - (s >> 3); }
+
+
+/* ---- Pawn structure (cached per thread, keyed by the pawns alone) ---- */
+
+typedef struct {
+    uint64_t key;
+    Score term[NPAWN_TERMS][2];
+    Bits passed[2];
+} PawnEntry;
+
+#define PAWN_CACHE_SIZE 1024 /* a power of two */
+static _Thread_local PawnEntry pawn_cache[PAWN_CACHE_SIZE];
+/* Mixed into the keys of both caches and changed whenever the weights
+ * change, so that nothing computed with the old weights is found again. */
+static uint64_t cache_salt = 0x9E3779B97F4A7C15ULL;
+
+void hexe_params_changed(void) { cache_salt = cache_salt * 6364136223846793005ULL + 1442695040888963407ULL; }
+
+/* Isolated: no own pawn on a neighbouring file. Doubled: an own pawn in
+ * front on the same file. Connected: defended by a pawn or beside one.
+ * Backward: no own pawn level with or behind it on a neighbouring file, and
+ * the square in front attacked by an enemy pawn. Passed: no enemy pawn in
+ * front on its own or a neighbouring file, no own pawn in front of it. */
+static void pawn_analyse(const Bits pawns[2], PawnEntry *e)
+{
+    memset(e->term, 0, sizeof e->term);
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1;
+        Bits p = pawns[c], ep = pawns[them];
+        Bits beside = east(p) | west(p);
+        Bits isolated = p & ~file_fill(beside);
+        Bits behind_own = fill_forward(them, forward(them, p));
+        Bits doubled = p & behind_own;
+        Bits connected = p & (pawn_attacks(c, p) | beside);
+        Bits backward = p & ~isolated & ~fill_forward(c, beside) & forward(them, pawn_attacks(them, ep));
+        Bits covered = fill_forward(them, forward(them, ep | east(ep) | west(ep)));
+        Bits passed = p & ~covered & ~behind_own;
+        add_times(&e->term[T_ISOLATED - T_ISOLATED][c], WT.isolated, popcount(isolated));
+        add_times(&e->term[T_DOUBLED - T_ISOLATED][c], WT.doubled, popcount(doubled));
+        add_times(&e->term[T_BACKWARD - T_ISOLATED][c], WT.backward, popcount(backward));
+        for (Bits x = connected; x; x &= x - 1)
+            add(&e->term[T_CONNECTED - T_ISOLATED][c], WT.connected[rel_rank64(c, lsb(x))]);
+        for (Bits x = passed; x; x &= x - 1)
+            add(&e->term[T_PASSED - T_ISOLATED][c], WT.passed[rel_rank64(c, lsb(x))]);
+        e->passed[c] = passed;
+    }
+}
+
+static const PawnEntry *pawn_probe(uint64_t key, const Bits pawns[2])
+{
+    PawnEntry *e = &pawn_cache[key & (PAWN_CACHE_SIZE - 1)];
+    if (e->key != key) {
+        pawn_analyse(pawns, e);
+        e->key = key;
+    }
+    return e;
+}
+
+/* ---- Special endings ---- */
+
+static int phase_of(const Position *pos)
+{
+    const uint8_t *n = pos->count;
+    int p = n[WN] + n[BN] + n[WB] + n[BB] + 2 * (n[WR] + n[BR]) + 4 * (n[WQ] + n[BQ]);
+    return p < PHASE_MAX ? p : PHASE_MAX;
+}
+
+/* A bare king against mating material (a queen, a rook, bishop and knight or
+ * two bishops on both colours): a big bonus, the lone king driven to the
+ * edge (to a corner of the bishop's colour in KBNK) and the kings together. */
+static bool bare_king(const Position *pos, HexeInfo *info)
+{
+    for (int s = WHITE; s <= BLACK; s++) {
+        int weak = s ^ 1;
+        if (pos->npieces[weak] != 1 || pos->npawns[weak] != 0)
+            continue;
+        const uint8_t *n = pos->count;
+        int nn = n[MAKE_PIECE(s, KNIGHT)], nb = n[MAKE_PIECE(s, BISHOP)];
+        int nr = n[MAKE_PIECE(s, ROOK)], nq = n[MAKE_PIECE(s, QUEEN)];
+        bool light = false, dark = false;
+        for (int i = 1; i < pos->npieces[s]; i++) {
+            int sq = pos->pieces[s][i];
+            if (PTYPE(pos->board[sq]) == BISHOP) {
+                if (light_square(sq))
+                    light = true;
+                else
+                    dark = true;
+            }
+        }
+        if (!nq && !nr && !(nb && nn) && !(light && dark))
+            continue;
+        memset(info->term, 0, sizeof info->term);
+        int mat = 0;
+        for (int t = PAWN; t <= QUEEN; t++)
+            mat += WT.material[t - PAWN].eg * n[MAKE_PIECE(s, t)];
+        info->term[T_MATERIAL][s] = (Score){mat, mat};
+
+        int lk = KING_SQ(pos, weak), sk = KING_SQ(pos, s);
+        int fd = FILE_OF(lk) < 4 ? 3 - FILE_OF(lk) : FILE_OF(lk) - 4;
+        int rd = RANK_OF(lk) < 4 ? 3 - RANK_OF(lk) : RANK_OF(lk) - 4;
+        int v = WT.known_win + WT.lone_king_edge * (fd + rd) + WT.kings_close * (7 - distance(sk, lk));
+        if (nb == 1 && nn == 1 && !nq && !nr) {
+            int c1 = light ? SQ(7, 0) : SQ(0, 0), c2 = light ? SQ(0, 7) : SQ(7, 7);
+            int d1 = distance(lk, c1), d2 = distance(lk, c2);
+            v += WT.lone_king_corner * (7 - (d1 < d2 ? d1 : d2));
+        }
+        info->term[T_KNOWN_WIN][s] = (Score){v, v};
+        info->special = "bare king against mating material";
+        return true;
+    }
+    return false;
+}
+
+static int npm(const Position *pos, int c)
+{
+    int v = 0;
+    for (int t = KNIGHT; t <= QUEEN; t++)
+        v += WT.material[t - PAWN].eg * pos->count[MAKE_PIECE(c, t)];
+    return v;
+}
+
+/* The factor (out of 64) for the endgame part, seen from the stronger side.
+ * When the stronger side has no pawns and can hardly win, *whole is set:
+ * the factor then applies to the middlegame part too. */
+static int scale_factor(const Position *pos, int strong, const char **why, bool *whole)
+{
+    const uint8_t *n = pos->count;
+    int weak = strong ^ 1;
+    int sn = n[MAKE_PIECE(strong, KNIGHT)], sb = n[MAKE_PIECE(strong, BISHOP)];
+    int sr = n[MAKE_PIECE(strong, ROOK)], sq = n[MAKE_PIECE(strong, QUEEN)];
+    int wminors = n[MAKE_PIECE(weak, KNIGHT)] + n[MAKE_PIECE(weak, BISHOP)];
+    int wmajors = n[MAKE_PIECE(weak, ROOK)] + n[MAKE_PIECE(weak, QUEEN)];
+    int minor = WT.material[BISHOP - PAWN].eg;
+    *whole = false;
+    if (pos->npawns[strong] == 0) {
+        *whole = true;
+        int s_npm = npm(pos, strong), w_npm = npm(pos, weak);
+        if (s_npm <= minor) {
+            *why = "pawnless with at most a minor: cannot win";
+            return WT.scale_cannot_win;
+        }
+        if (sn == 2 && !sb && !sr && !sq && !pos->npawns[weak] && !wminors && !wmajors) {
+            *why = "two knights against a bare king";
+            return WT.scale_cannot_win;
+        }
+        if (s_npm - w_npm <= minor) {
+            if (sr == 1 && !sn && !sb && !sq && wminors == 1 && !wmajors) {
+                *why = "rook against a minor";
+                return WT.scale_rook_minor;
+            }
+            *why = "pawnless, at most a minor up";
+            return WT.scale_small_edge;
+        }
+        *whole = false;
+    }
+    if (n[WB] == 1 && n[BB] == 1) {
+        int sqs[2] = {NO_SQ, NO_SQ};
+        for (int c = WHITE; c <= BLACK; c++)
+            for (int i = 1; i < pos->npieces[c]; i++)
+                if (PTYPE(pos->board[pos->pieces[c][i]]) == BISHOP)
+                    sqs[c] = pos->pieces[c][i];
+        if (light_square(sqs[WHITE]) != light_square(sqs[BLACK])) {
+            if (!n[WN] && !n[BN] && !n[WR] && !n[BR] && !n[WQ] && !n[BQ]) {
+                *why = "opposite-coloured bishops";
+                return WT.scale_ocb;
+            }
+            *why = "opposite-coloured bishops with other pieces";
+            return WT.scale_ocb_pieces;
+        }
+    }
+    *why = "normal";
+    return SCALE_NORMAL;
+}
+
+/* ---- The evaluation ---- */
+
+static void finish(const Position *pos, HexeInfo *info)
+{
+    int mg = 0, eg = 0;
+    for (int t = 0; t < NTERMS; t++) {
+        mg += info->term[t][WHITE].mg - info->term[t][BLACK].mg;
+        eg += info->term[t][WHITE].eg - info->term[t][BLACK].eg;
+    }
+    info->mg = mg;
+    info->eg = eg;
+    if (!info->special) {
+        bool whole;
+        /* The stronger side by the endgame sum, by the middlegame one on a tie
+         * (so that a position and its colour-flipped mirror agree). */
+        int strong = eg > 0 || (eg == 0 && mg >= 0) ? WHITE : BLACK;
+        info->scale = scale_factor(pos, strong, &info->scale_why, &whole);
+        info->scale_mg = whole ? info->scale : SCALE_NORMAL;
+    }
+    info->white = (mg * info->phase * info->scale_mg + eg * (PHASE_MAX - info->phase) * info->scale) /
+                  (PHASE_MAX * SCALE_NORMAL);
+}
+
+static void hexe_compute(const Position *pos, HexeInfo *info)
+{
+    /* The main path below assigns every term of both sides: no clearing
+     * there (a wide clear followed by narrow reads of it stalls). */
+#ifdef HEXE_DEBUG
+    memset(info->term, 0x5A, sizeof info->term); /* poison: every term must be written */
+#endif
+    info->special = NULL;
+    info->scale = info->scale_mg = SCALE_NORMAL;
+    info->scale_why = "normal";
+    info->phase = phase_of(pos);
+    info->mg = info->eg = info->white = 0;
+    if (insufficient_material(pos)) {
+        memset(info->term, 0, sizeof info->term);
+        info->special = "insufficient mating material";
+        info->scale = info->scale_mg = 0;
+        info->scale_why = "insufficient mating material";
+        return;
+    }
+    if (bare_king(pos, info)) { /* clears the terms itself */
+        info->scale_why = "known win";
+        finish(pos, info);
+        return;
+    }
+
+    const uint8_t *b = pos->board;
+    Bits pcs[2][7];  /* by side and piece type */
+    Bits att[2][7];  /* squares attacked, by side and attacking piece type */
+    Bits all[2], side_bb[2], area[2], zone[2];
+    int ksq[2];
+    uint64_t pkey = cache_salt;
+    memset(pcs, 0, sizeof pcs);
+
+    /* 1. Square sets from the piece lists; material and piece-square tables. */
+    for (int c = WHITE; c <= BLACK; c++) {
+        Score mat = {0, 0}, pst = {0, 0};
+        int flip = c == WHITE ? 56 : 0; /* square to piece-square index */
+        for (int t = PAWN; t <= QUEEN; t++)
+            add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
+        uint64_t const *zp = zob_piece[MAKE_PIECE(c, PAWN)];
+        for (int i = 0, np = pos->npawns[c]; i < np; i++) {
+            int sq = pos->pawns[c][i], s = SQ64(sq);
+            pcs[c][PAWN] |= BIT(s);
+            pkey ^= zp[sq];
+            pst.mg += WT.pst_mg[PAWN - 1][s ^ flip];
+            pst.eg += WT.pst_eg[PAWN - 1][s ^ flip];
+        }
+        for (int i = 0, npc = pos->npieces[c]; i < npc; i++) {
+            int sq = pos->pieces[c][i], s = SQ64(sq), t = PTYPE(b[sq]);
+            pcs[c][t] |= BIT(s);
+            pst.mg += WT.pst_mg[t - 1][s ^ flip];
+            pst.eg += WT.pst_eg[t - 1][s ^ flip];
+        }
+        info->term[T_MATERIAL][c] = mat;
+        info->term[T_PST][c] = pst;
+        side_bb[c] = pcs[c][PAWN] | pcs[c][KNIGHT] | pcs[c][BISHOP] | pcs[c][ROOK] | pcs[c][QUEEN] | pcs[c][KING];
+        ksq[c] = SQ64(KING_SQ(pos, c));
+    }
+    Bits occ = side_bb[WHITE] | side_bb[BLACK];
+
+    /* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
+     * by an enemy pawn) and king zones (the king's file and its neighbours,
+     * from the rank behind the king to two ranks ahead of it). */
+    for (int c = WHITE; c <= BLACK; c++) {
+        att[c][PAWN] = pawn_attacks(c, pcs[c][PAWN]);
+        att[c][KING] = king_moves[ksq[c]];
+        Bits row = pcs[c][KING] | east(pcs[c][KING]) | west(pcs[c][KING]);
+        zone[c] = row | north(row) | south(row) | forward(c, forward(c, row));
+    }
+    for (int c = WHITE; c <= BLACK; c++)
+        area[c] = ~(pcs[c][PAWN] | pcs[c][KING] | att[c ^ 1][PAWN]);
+
+    /* 3. The pawn structure. */
+    const PawnEntry *pe = pawn_probe(pkey, (const Bits[2]){pcs[WHITE][PAWN], pcs[BLACK][PAWN]});
+    for (int t = 0; t < NPAWN_TERMS; t++)
+        for (int c = WHITE; c <= BLACK; c++)
+            info->term[T_ISOLATED + t][c] = pe->term[t][c];
+
+    /* 4. Pieces: attacks, mobility, king-zone attackers; rooks on files and
+     * the seventh, outposts, the bishop pair. */
+    int katt_n[2] = {0, 0}; /* pieces attacking each side's king zone */
+    Score katt_w[2] = {{0, 0}, {0, 0}};
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1;
+        Score mob = {0, 0};
+        Bits an = 0, ab = 0, ar = 0, aq = 0, a;
+        for (Bits x = pcs[c][KNIGHT]; x; x &= x - 1) {
+            an |= a = knight_moves[lsb(x)];
+            add(&mob, WT.mob_knight[popcount(a & area[c])]);
+            if (a & zone[them]) {
+                katt_n[them]++;
+                add(&katt_w[them], WT.king_attacker[0]);
+            }
+        }
+        for (Bits x = pcs[c][BISHOP]; x; x &= x - 1) {
+            ab |= a = bishop_attacks(occ, lsb(x));
+            add(&mob, WT.mob_bishop[popcount(a & area[c])]);
+            if (a & zone[them]) {
+                katt_n[them]++;
+                add(&katt_w[them], WT.king_attacker[1]);
+            }
+        }
+        for (Bits x = pcs[c][ROOK]; x; x &= x - 1) {
+            ar |= a = rook_attacks(occ, lsb(x));
+            add(&mob, WT.mob_rook[popcount(a & area[c])]);
+            if (a & zone[them]) {
+                katt_n[them]++;
+                add(&katt_w[them], WT.king_attacker[2]);
+            }
+        }
+        for (Bits x = pcs[c][QUEEN]; x; x &= x - 1) {
+            aq |= a = bishop_attacks(occ, lsb(x)) | rook_attacks(occ, lsb(x));
+            add(&mob, WT.mob_queen[popcount(a & area[c])]);
+            if (a & zone[them]) {
+                katt_n[them]++;
+                add(&katt_w[them], WT.king_attacker[3]);
+            }
+        }
+        att[c][KNIGHT] = an;
+        att[c][BISHOP] = ab;
+        att[c][ROOK] = ar;
+        att[c][QUEEN] = aq;
+        all[c] = att[c][PAWN] | an | ab | ar | aq | att[c][KING];
+        info->term[T_MOBILITY][c] = mob;
+
+        Score rooks = {0, 0}, outposts = {0, 0};
+        Bits rk = pcs[c][ROOK];
+        if (rk) {
+            Bits mine = file_fill(pcs[c][PAWN]), theirs = file_fill(pcs[them][PAWN]);
+            add_times(&rooks, WT.rook_open, popcount(rk & ~mine & ~theirs));
+            add_times(&rooks, WT.rook_semiopen, popcount(rk & ~mine & theirs));
+            Bits rank7 = c == WHITE ? RANK_1_BITS << 48 : RANK_1_BITS << 8;
+            Bits rank8 = c == WHITE ? RANK_1_BITS << 56 : RANK_1_BITS;
+            if ((rk & rank7) && ((pcs[them][KING] & rank8) || (pcs[them][PAWN] & rank7)))
+                add_times(&rooks, WT.rook_seventh, popcount(rk & rank7));
+        }
+        Bits minors = pcs[c][KNIGHT] | pcs[c][BISHOP];
+        if (minors) {
+            Bits ranks = c == WHITE ? 0x0000FFFFFF000000ULL : 0x000000FFFFFF0000ULL;
+            Bits safe = ranks & att[c][PAWN] & ~fill_forward(them, att[them][PAWN]);
+            add_times(&outposts, WT.outpost[0], popcount(pcs[c][KNIGHT] & safe));
+            add_times(&outposts, WT.outpost[1], popcount(pcs[c][BISHOP] & safe));
+        }
+        info->term[T_ROOKS][c] = rooks;
+        info->term[T_OUTPOSTS][c] = outposts;
+        info->term[T_BISHOP_PAIR][c] = pos->count[MAKE_PIECE(c, BISHOP)] >= 2 ? WT.bishop_pair : (Score){0, 0};
+    }
+
+    /* 5. King safety: the pawn shield on the king's file and its neighbours
+     * (an own pawn one square ahead, else two squares ahead, else none; an
+     * own-pawnless file), and the pieces attacking the zone. */
+    for (int c = WHITE; c <= BLACK; c++) {
+        Bits k = pcs[c][KING], own = pcs[c][PAWN];
+        Bits row = k | east(k) | west(k), f1 = forward(c, row), f2 = forward(c, f1);
+        Bits one = own & f1, two = own & f2 & ~forward(c, one);
+        int n1 = popcount(one), n2 = popcount(two), n0 = popcount(row) - n1 - n2;
+        Score sh = {0, 0};
+        add_times(&sh, WT.shield[0], n1);
+        add_times(&sh, WT.shield[1], n2);
+        add_times(&sh, WT.shield[2], n0);
+        add_times(&sh, WT.king_open_file, popcount(row & ~file_fill(own)));
+        info->term[T_SHIELD][c] = sh;
+        int n = katt_n[c] < 7 ? katt_n[c] : 7, pct = WT.king_attack_pct[n];
+        info->term[T_KING_ATTACK][c].mg = -(katt_w[c].mg * pct / 100);
+        info->term[T_KING_ATTACK][c].eg = -(katt_w[c].eg * pct / 100);
+    }
+
+    /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
+     * not by pawns), and men attacked but not defended. */
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1;
+        Bits by_pawn = att[c][PAWN], by_minor = (att[c][KNIGHT] | att[c][BISHOP]) & ~by_pawn;
+        Bits loose = all[c] & ~all[them];
+        Score th = {0, 0}, hg = {0, 0};
+        for (int t = KNIGHT; t <= QUEEN; t++)
+            add_times(&th, WT.threat_by_pawn[t - KNIGHT], popcount(pcs[them][t] & by_pawn));
+        add_times(&th, WT.threat_by_minor[0], popcount(pcs[them][ROOK] & by_minor));
+        add_times(&th, WT.threat_by_minor[1], popcount(pcs[them][QUEEN] & by_minor));
+        for (int t = PAWN; t <= QUEEN; t++)
+            add_times(&hg, WT.hanging[t - PAWN], popcount(pcs[them][t] & loose));
+        info->term[T_THREATS][c] = th;
+        info->term[T_HANGING][c] = hg;
+    }
+
+    /* 7. Passed pawns: a free path, the kings' distances to the square in
+     * front, and the rule of the square against a lone king. */
+    int plies[2] = {1000, 1000}; /* plies to promote an unstoppable passer */
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1, fwd = c == WHITE ? 8 : -8;
+        Score kings = {0, 0}, free = {0, 0};
+        for (Bits x = pe->passed[c]; x; x &= x - 1) {
+            int s = lsb(x), rr = rel_rank64(c, s), stop = s + fwd;
+            add_times(&kings, WT.passed_own_king[rr], distance64(ksq[c], stop));
+            add_times(&kings, WT.passed_enemy_king[rr], distance64(ksq[them], stop));
+            if (!((occ | all[them]) & BIT(stop)))
+                add(&free, WT.passed_free[rr]);
+            if (pos->npieces[them] == 1) {
+                int promo = c == WHITE ? 56 + (s & 7) : s & 7, moves = rr == 1 ? 5 : 7 - rr;
+                bool clear = !(fill_forward(c, BIT(stop)) & occ);
+                if (clear && distance64(ksq[them], promo) - (pos->side == them) > moves) {
+                    int p = 2 * moves - (pos->side == c);
+                    if (p < plies[c])
+                        plies[c] = p;
+                }
+            }
+        }
+        info->term[T_PASSED_KING][c] = kings;
+        info->term[T_PASSED_FREE][c] = free;
+    }
+    for (int c = WHITE; c <= BLACK; c++)
+        info->term[T_UNSTOPPABLE][c] = plies[c] < plies[c ^ 1] - 1 ? WT.unstoppable : (Score){0, 0};
+
+    /* 8. Tempo. */
+    info->term[T_TEMPO][pos->side] = WT.tempo;
+    info->term[T_TEMPO][pos->side ^ 1] = (Score){0, 0};
+    info->term[T_KNOWN_WIN][WHITE] = info->term[T_KNOWN_WIN][BLACK] = (Score){0, 0};
+#ifdef HEXE_DEBUG
+    for (int t = 0; t < NTERMS; t++)
+        for (int c = WHITE; c <= BLACK; c++)
+            ASSERT(info->term[t][c].mg != 0x5A5A5A5A && info->term[t][c].eg != 0x5A5A5A5A);
+#endif
+
+    finish(pos, info);
+}
+
+/* Scores already computed, per thread, by position key: the evaluation is
+ * a function of the position alone, so a hit returns exactly what
+ * hexe_compute would. An entry holds the key's upper 48 bits and the score
+ * (side to move's view) in the low 16. */
+#define EVAL_CACHE_SIZE 8192 /* a power of two */
+static _Thread_local uint64_t eval_cache[EVAL_CACHE_SIZE];
+
+static int hexe_eval(const Position *pos)
+{
+    uint64_t key = pos->key ^ cache_salt, *e = &eval_cache[key & (EVAL_CACHE_SIZE - 1)];
+    if (!((*e ^ key) & ~0xFFFFULL))
+        return (int16_t)(*e & 0xFFFF);
+    HexeInfo info;
+    hexe_compute(pos, &info);
+    int v = pos->side == WHITE ? info.white : -info.white;
+    if (v >= INT16_MIN && v <= INT16_MAX)
+        *e = (key & ~0xFFFFULL) | (uint16_t)v;
+    return v;
+}
+
+static void hexe_trace(const Position *pos, FILE *out)
+{
+    HexeInfo info;
+    hexe_compute(pos, &info);
+    trace_header2(out, "hexe (tapered middlegame/endgame)");
+    Score sum[2] = {{0, 0}, {0, 0}};
+    for (int t = 0; t < NTERMS; t++) {
+        const Score *w = &info.term[t][WHITE], *bl = &info.term[t][BLACK];
+        trace_row2(out, term_name[t], w->mg, w->eg, bl->mg, bl->eg);
+        add(&sum[WHITE], *w);
+        add(&sum[BLACK], *bl);
+    }
+    trace_rule2(out);
+    trace_row2(out, "sum", sum[WHITE].mg, sum[WHITE].eg, sum[BLACK].mg, sum[BLACK].eg);
+    if (info.special)
+        fprintf(out, "\nSpecial case: %s\n", info.special);
+    fprintf(out, "\nPhase %d/%d (24 = opening, 0 = pawns and kings)\n", info.phase, PHASE_MAX);
+    fprintf(out, "Scale %d/64 of the eg part, %d/64 of the mg part (%s)\n", info.scale, info.scale_mg,
+            info.scale_why);
+    fprintf(out, "Blend: (mg %d * %d * %d/64 + eg %d * %d * %d/64) / 24 = %d\n", info.mg, info.phase, info.scale_mg,
+            info.eg, PHASE_MAX - info.phase, info.scale, info.white);
+    trace_final(out, pos, info.white);
+}
+
+const Evaluator eval_hexe = {"hexe", hexe_eval, hexe_trace};
