@@ -82,10 +82,9 @@ def options_declared(c):
         if not c.check(o is not None, "option %s of the guide is declared" % name):
             continue
         c.check(value_fits(o, value), "guide's %s: %r fits %s" % (name, value, o["line"]))
-    # UCI_ShowWDL: the guide tells users to delete it unless Hexe declares it.
-    text = open(lichess_doc.DOC, encoding="utf-8").read()
-    if "UCI_ShowWDL" not in declared:
-        c.check("Delete `UCI_ShowWDL: true`" in text, "the guide says to delete UCI_ShowWDL (not declared)")
+    # lichess-bot's template sets both; Hexe declares them because it implements them.
+    for name in ("UCI_ShowWDL", "SyzygyPath"):
+        c.check(name in declared, "%s is declared (the template of config.yml sets it)" % name)
     for name, o in declared.items():
         if o["type"] == "check":
             c.check(o["default"] in ("true", "false"), "check default in lowercase: " + o["line"])
@@ -106,7 +105,7 @@ def setoptions_quiet(c):
         if name == "SyzygyPath":
             c.check(any("tablebase files" in l for l in lines), "SyzygyPath %r loads tables: %r" % (value, lines))
     # The template's values that the guide warns about really are refused.
-    for bad in ("setoption name UCI_ShowWDL value true", "setoption name SyzygyPath value ./syzygy/"):
+    for bad in ("setoption name UCI_NoSuchOption value true", "setoption name SyzygyPath value ./syzygy/"):
         e.send(bad)
         e.send("isready")
         lines = e.expect("readyok", 10 * SLOW)[:-1]
@@ -152,6 +151,10 @@ def check_answer(c, ref, start, moves, lines, what):
     if ponder:
         c.check(ponder in ref.legal(position_cmd(start, moves + [move])), "%s: ponder %s legal" % (what, ponder))
     c.check(any(l.startswith("info") and " score " in l for l in lines), "%s: an info line with a score" % what)
+    if lichess_doc.uci_options().get("UCI_ShowWDL") is True:  # searched lines carry wdl (book lines are depth 0)
+        scored = [l for l in lines if l.startswith("info depth ") and " score " in l and " depth 0 " not in l]
+        c.check(all(" wdl " in l for l in scored), "%s: UCI_ShowWDL: wdl in every score (%r)"
+                % (what, [l for l in scored if " wdl " not in l][:1]))
     c.check(not complaints(lines), "%s: no complaint (%r)" % (what, complaints(lines)))
     return move, ponder
 
