@@ -93,7 +93,14 @@ class Xboard:
     """PolyGlot driven as xboard drives it."""
 
     def __init__(self, polyglot, ini):
-        self.e = Engine(polyglot, [ini])
+        # In the ini's folder: with `Log = true` PolyGlot opens ./polyglot.log
+        # before it reads LogFile.
+        here = os.getcwd()
+        os.chdir(os.path.dirname(ini))
+        try:
+            self.e = Engine(polyglot, [ini])
+        finally:
+            os.chdir(here)
         self.out = []
 
     def send(self, s):
@@ -277,5 +284,41 @@ def run(c):
         c.check(not bad, "no info string complaint from Hexe (%r)" % bad[:3])
 
 
+def option_table(c):
+    """docs/gui.md's table of UCI options matches what `uci` declares."""
+    e = Engine()
+    e.send("uci")
+    declared = {}
+    for l in e.expect("uciok", 5 * SLOW):
+        if l.startswith("option name "):
+            name, _, spec = l[len("option name "):].partition(" type ")
+            declared[name] = spec
+    e.close()
+    rows = {}
+    for line in open(GUI_DOC, encoding="utf-8"):
+        cells = [x.strip() for x in line.split("|")]
+        if len(cells) >= 6 and re.fullmatch(r"`[^`]+`", cells[1]):
+            rows[cells[1].strip("`")] = cells[2:5]
+    for name, spec in declared.items():
+        row = rows.get(name)
+        if not c.check(row is not None, "docs/gui.md's option table has a row for %s (declared: %s)" % (name, spec)):
+            continue
+        typ, default, rng = row
+        t = spec.split()
+        c.check(typ == t[0], "%s: type %s in the table, %s declared" % (name, typ, t[0]))
+        if t[0] == "spin":
+            c.check(rng == "%s–%s" % (t[t.index("min") + 1], t[t.index("max") + 1]),
+                    "%s: range %r in the table, declared %s" % (name, rng, spec))
+        if t[0] in ("spin", "check", "combo") and name != "OwnBook":
+            c.check(default == t[t.index("default") + 1], "%s: default %r in the table, declared %s"
+                    % (name, default, spec))
+        if t[0] == "combo":
+            c.check([v.strip() for v in rng.split(",")] == spec.split(" var ")[1:],
+                    "%s: values %r in the table, declared %s" % (name, rng, spec))
+    for name in rows:
+        c.check(name in declared, "docs/gui.md's option table: %s is declared by Hexe" % name)
+
+
+C.run(option_table)
 C.run(run)
 sys.exit(C.report())
