@@ -187,6 +187,7 @@ def lichess_game(c):
     clock = {"w": 8000, "b": 8000}
     inc = 100
     ponder_sent = False
+    ponder_lines = []
     hits = misses = 0
     for n in range(40):
         # The opponent answers: alternately the expected move (ponderhit) or another one.
@@ -199,6 +200,8 @@ def lichess_game(c):
         if not ref.legal(position_cmd(start, moves)):
             break  # the opponent mated or stalemated the bot
         t0 = time.monotonic()
+        # The lines of a ponder search count from its `go ponder` (a book move
+        # is announced at once, before ponderhit or stop).
         if ponder_sent and reply == ponder:
             e.send("ponderhit")
             hits += 1
@@ -206,7 +209,7 @@ def lichess_game(c):
         else:
             if ponder_sent:  # ponder miss: stop; python-chess throws that answer away
                 e.send("stop")
-                old = e.expect("bestmove", 2 * SLOW)
+                old = ponder_lines + e.expect("bestmove", 2 * SLOW)
                 check_answer(c, ref, start, moves[:-1] + [ponder], old, "stopped ponder search %d" % (n + 2))
                 misses += 1
             if n == 0:
@@ -214,7 +217,7 @@ def lichess_game(c):
             e.send(position_cmd(start, moves))
             e.send("go wtime %d btime %d winc %d binc %d" % (clock["w"], clock["b"], inc, inc))
             what = "move %d" % (n + 2)
-        lines = e.expect("bestmove", 10 * SLOW)
+        lines = (ponder_lines if ponder_sent and reply == ponder else []) + e.expect("bestmove", 10 * SLOW)
         used = int((time.monotonic() - t0) * 1000)
         c.check(used < clock["w"], "%s: within the clock (%d ms of %d)" % (what, used, clock["w"]))
         clock["w"] = max(1, clock["w"] - used) + inc
@@ -227,7 +230,8 @@ def lichess_game(c):
             e.send(position_cmd(start, moves + [ponder]))
             e.send("go ponder wtime %d btime %d winc %d binc %d" % (clock["w"], clock["b"] + inc, inc, inc))
             ponder_sent = True
-            early = [l for l in e.drain(0.15) if l.startswith("bestmove")]
+            ponder_lines = e.drain(0.15)
+            early = [l for l in ponder_lines if l.startswith("bestmove")]
             c.check(not early, "%s: no bestmove while pondering (%r)" % (what, early))
         if hits >= 2 and misses >= 2:
             break
@@ -281,6 +285,34 @@ def lichess_960(c):
     ref.close()
 
 
-for scenario in (doc_block, options_declared, setoptions_quiet, lichess_game, lichess_960):
+def book_ponder(c):
+    """lichess-bot ponders in the opening too: a book move found by `go ponder`
+    waits for ponderhit or stop like any ponder search."""
+    if lichess_doc.uci_options().get("OwnBook") is not True:
+        return
+    ref = Referee()
+    e = Engine()
+    uci_options(e)
+    for name, value in lichess_doc.uci_options().items():
+        e.send(lichess_doc.setoption_line(name, value))
+    e.send("ucinewgame")
+    e.send("isready")
+    e.expect("readyok", 10 * SLOW)  # Hash takes a moment
+    pos = "position startpos moves e2e4"
+    for end in ("ponderhit", "stop"):
+        e.send(pos)
+        e.send("go ponder wtime 60000 btime 60000 winc 1000 binc 1000")
+        lines = e.drain(0.3 * SLOW)
+        c.check(not bestmove(lines), "book ponder: no bestmove before %s (%r)" % (end, lines))
+        c.check(any(l.startswith("info string book move ") for l in lines), "book ponder: a book move (%r)" % lines)
+        e.send(end)
+        lines += e.expect("bestmove", 2 * SLOW)
+        move, _ = check_answer(c, ref, "position startpos", ["e2e4"], lines, "book move after " + end)
+        c.check(any(l == "info string book move %s" % move for l in lines), "book ponder: the book move is played")
+    c.check(e.close() == 0, "book ponder: quit exits 0")
+    ref.close()
+
+
+for scenario in (doc_block, options_declared, setoptions_quiet, lichess_game, book_ponder, lichess_960):
     C.run(scenario)
 sys.exit(C.report())
