@@ -960,10 +960,7 @@ static void *main_thread(void *arg)
     char b1[8], b2[8];
 
     if (limits.book_move != MOVE_NONE) {
-        move_to_uci(limits.book_move, t->pos.chess960, b1);
-        uci_send("info string book move %s", b1);
-        uci_send("info depth 0 score cp 0 nodes 0 nps 0 hashfull 0 tbhits 0 time %lld pv %s",
-                 (long long)(now_ms() - start_time), b1);
+        /* A book move: announced below, once any ponder wait is over. */
     } else if (t->nroot == 0) {
         /* Mate or stalemate: nothing to search. */
         uci_send("info depth 0 score %s", in_check(&t->pos) ? "mate 0" : "cp 0");
@@ -988,12 +985,25 @@ static void *main_thread(void *arg)
      * bestmove at once never finds it still running. */
     char answer[32] = "bestmove (none)";
     if (limits.book_move != MOVE_NONE) {
-        snprintf(answer, sizeof answer, "bestmove %s", move_to_uci(limits.book_move, t->pos.chess960, b1));
+        move_to_uci(limits.book_move, t->pos.chess960, b1);
+        char sc[64];
+        format_score(0, sc, sizeof sc);
+        uci_send("info string book move %s", b1);
+        uci_send("info depth 0 score %s nodes 0 nps 0 hashfull 0 tbhits 0 time %lld pv %s", sc,
+                 (long long)(now_ms() - start_time), b1);
+        snprintf(answer, sizeof answer, "bestmove %s", b1);
     } else if (t->nroot) {
         const RootMove *rm = choose_root_move(t);
-        if (!quiet_output)
-            print_pv_line(t, t->completed_depth > 0 ? t->completed_depth : 1, 0,
-                          rm->score == -INF ? 0 : rm->score, false, false, rm);
+        /* The final, exact lines: every PV line shown (a search stopped inside
+         * an iteration has re-sorted its moves), the played move's line first. */
+        int depth = t->completed_depth > 0 ? t->completed_depth : 1;
+        if (!quiet_output) {
+            print_pv_line(t, depth, 0, rm->score == -INF ? 0 : rm->score, false, false, rm);
+            int shown = search_options.multipv < t->nroot ? search_options.multipv : t->nroot;
+            for (int i = 1, k = 1; i < t->nroot && k < shown; i++)
+                if (&t->root[i] != rm && t->root[i].score != -INF)
+                    print_pv_line(t, depth, k++, t->root[i].score, false, false, &t->root[i]);
+        }
         Move pm = ponder_move(t, rm);
         if (pm != MOVE_NONE)
             snprintf(answer, sizeof answer, "bestmove %s ponder %s", move_to_uci(rm->move, t->pos.chess960, b1),

@@ -143,6 +143,25 @@ static bool set_own_book(const char *v, char *m, size_t n)
         snprintf(m, n, "OwnBook is on but no book is open: set BookFile");
     return true;
 }
+/* A relative book path that does not exist from the working directory is
+ * taken relative to the executable's folder (so the default "books/book.bin"
+ * works from anywhere). */
+static const char *resolve_beside_exe(const char *v, char *buf, size_t n)
+{
+    if (v[0] == '/' || access(v, F_OK) == 0)
+        return v;
+    char exe[1024];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return v;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        slash[1] = '\0';
+    snprintf(buf, n, "%s%s", exe, v);
+    return access(buf, F_OK) == 0 ? buf : v;
+}
+
 static bool set_book_file(const char *v, char *m, size_t n)
 {
     book_close(bk.book);
@@ -151,7 +170,8 @@ static bool set_book_file(const char *v, char *m, size_t n)
         snprintf(m, n, "no opening book");
         return true;
     }
-    char err[256];
+    char err[256], path[1200];
+    v = resolve_beside_exe(v, path, sizeof path);
     bk.book = book_open(v, err, sizeof err);
     if (!bk.book) {
         snprintf(m, n, "book '%s' not used: %s; Hexe searches every move", v, err);
@@ -262,15 +282,13 @@ static void init_options(void)
     add_bool("UCI_LimitStrength", &so->limit_strength, NULL);
     add_int("UCI_Elo", &so->elo, 1000, 3000);
 
-    char book_path[1024] = "", msg[512];
-    bool have_book = book_default_path(book_path, sizeof book_path);
-    if (have_book) {
-        set_book_file(book_path, msg, sizeof msg);
-        bk.own = bk.book != NULL;
-    }
+    char msg[512];
+    set_book_file(BOOK_DEFAULT_NAME, msg, sizeof msg);
+    bk.own = bk.book != NULL;
+    bool have_book = bk.own;
     bk.rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid();
     add_bool("OwnBook", &bk.own, set_own_book);
-    add_option("BookFile", OPT_STRING, have_book ? book_path : "", 0, 0, set_book_file);
+    add_option("BookFile", OPT_STRING, have_book ? BOOK_DEFAULT_NAME : "", 0, 0, set_book_file);
     add_int("BookDepth", &bk.depth, 1, 255);
     Option *sel = add_option("BookSelection", OPT_COMBO, "weighted", 0, 0, set_book_selection);
     sel->vars[0] = "best", sel->vars[1] = "weighted", sel->vars[2] = "uniform";
