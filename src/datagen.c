@@ -79,7 +79,7 @@ static uint64_t rng_next(uint64_t *s)
 int datagen_main(int argc, char **argv)
 {
     DatagenArgs a = {"../shared/openings/balanced-2000.epd", "datagen.txt", 1000, 5000, 0, 8, NULL};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--help") || !v)
             return usage();
@@ -97,7 +97,6 @@ int datagen_main(int argc, char **argv)
             a.eval = v;
         else
             return usage();
-        i++;
     }
     if (a.eval && !eval_select(a.eval)) {
         fprintf(stderr, "datagen: no evaluator named '%s'\n", a.eval);

@@ -167,7 +167,7 @@ int tune_main(int argc, char **argv)
     double lr = 1.0;
     const char *freeze[16];
     int nfreeze = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             return usage();
@@ -191,7 +191,6 @@ int tune_main(int argc, char **argv)
             inc = v;
         else
             return usage();
-        i++;
     }
     if (!data)
         return usage();
