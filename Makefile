@@ -61,15 +61,15 @@ debug:
 
 SANFLAGS := -O1 -g -DHEXE_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize:
-	$(MAKE) EXE=hexe-san BUILD=build/san CFLAGS="$(SANFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+	$(MAKE) --no-print-directory EXE=hexe-san BUILD=build/san CFLAGS="$(SANFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
 	  PERFT_MAX_NODES=300000 HEXE_SANITIZED=1 test
 
 # What CI runs: warning-free gcc and clang builds, every test on the release
 # build, then every test again under AddressSanitizer + UBSan.
 ci:
-	$(MAKE) -j2 CC=gcc test
-	$(MAKE) -j2 CC=clang EXE=hexe-clang BUILD=build/clang hexe-clang
-	$(MAKE) -j2 CC=gcc sanitize
+	$(MAKE) --no-print-directory -j2 CC=clang EXE=hexe-clang BUILD=build/clang hexe-clang
+	$(MAKE) --no-print-directory -j2 CC=gcc test
+	$(MAKE) --no-print-directory -j2 CC=gcc sanitize
 
 perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
