@@ -214,6 +214,14 @@ static inline bool is_capture(const Position *pos, Move m)
     return MOVE_KIND(m) == MK_EP || (MOVE_KIND(m) != MK_CASTLE && pos->board[MOVE_TO(m)] != EMPTY);
 }
 
+/* SEE >= 0 without the exchange when the victim is worth at least the
+ * attacker (a legal king capture never loses its king either). */
+static inline bool capture_not_losing(const Position *pos, Move m, int victim)
+{
+    int attacker = PTYPE(pos->board[MOVE_FROM(m)]);
+    return mvv[victim] >= mvv[attacker] || see(pos, m) >= 0;
+}
+
 static inline bool is_quiet(const Position *pos, Move m)
 {
     return !is_capture(pos, m) && MOVE_KIND(m) != MK_PROMO;
@@ -241,7 +249,7 @@ static void score_moves(const Thread *t, const Position *pos, const MoveList *l,
             int s = mvv[victim] * 16 - attacker;
             if (MOVE_KIND(m) == MK_PROMO)
                 s += MOVE_PROMO(m) == QUEEN ? 16 * 900 : -16 * 1000;
-            bool good = qs || see(pos, m) >= 0;
+            bool good = qs || capture_not_losing(pos, m, victim);
             scores[i] = (good ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + s;
         } else if (m == k1) {
             scores[i] = SCORE_KILLER1;
@@ -367,7 +375,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
             int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
             if (MOVE_KIND(m) != MK_PROMO && eval + mvv[victim] + 200 <= alpha)
                 continue; /* delta pruning */
-            if (see(pos, m) < 0)
+            if (!capture_not_losing(pos, m, victim))
                 continue;
         }
         t->stack[ply].move = m;
