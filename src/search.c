@@ -287,9 +287,7 @@ static void update_history(int16_t *h, int bonus)
 static void update_quiet_stats(Thread *t, const Position *pos, Move best, int ply, int depth,
                                const Move *quiets, int nquiets)
 {
-    int bonus = depth * depth > 1200 ? 1200 : depth * depth * 16 / 16 + 8 * depth;
-    if (bonus > 1600)
-        bonus = 1600;
+    int bonus = depth * depth > 1200 ? 1200 : depth * (depth + 8);
     int side = pos->side;
     update_history(&t->history[side][SQ64(MOVE_FROM(best))][SQ64(MOVE_TO(best))], bonus * 8);
     for (int i = 0; i < nquiets; i++)
@@ -668,12 +666,6 @@ static void print_pv_line(Thread *t, int depth, int idx, int score, bool lower, 
     uci_send("%s", line);
 }
 
-static int cmp_root(const void *a, const void *b)
-{
-    const RootMove *x = a, *y = b;
-    return (y->score > x->score) - (y->score < x->score);
-}
-
 /* Stable insertion sort of root moves [from, n) by score. */
 static void sort_root(Thread *t, int from)
 {
@@ -686,7 +678,6 @@ static void sort_root(Thread *t, int from)
         }
         t->root[j + 1] = tmp;
     }
-    (void)cmp_root;
 }
 
 /* ---- Strength limiting (Skill Level, UCI_LimitStrength + UCI_Elo) ----

@@ -22,7 +22,6 @@
 
 static Position root_pos;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool debug_mode;
 
 void uci_send(const char *fmt, ...)
 {
@@ -645,7 +644,7 @@ static bool uci_command(char *line)
     } else if (!strcmp(tok[0], "isready")) {
         uci_send("readyok");
     } else if (!strcmp(tok[0], "debug")) {
-        debug_mode = n > 1 && !strcmp(tok[1], "on");
+        /* accepted; Hexe has no extra debug output */
     } else if (!strcmp(tok[0], "setoption")) {
         cmd_setoption(raw);
     } else if (!strcmp(tok[0], "ucinewgame")) {
