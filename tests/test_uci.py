@@ -372,6 +372,33 @@ def options_during_search(c):
     e.close()
 
 
+def threads(c):
+    e = Engine()
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    pos = "position startpos moves d2d4 g8f6 c2c4"
+    for n in (2, 3, 1, 4):
+        e.send("setoption name Threads value %d" % n)
+        e.send(pos)
+        e.send("go depth 8")
+        lines = e.expect("bestmove", 20)
+        check_bestmove_legal(e, c, pos, lines, "Threads %d, depth 8" % n)
+        e.send(pos)
+        e.send("go infinite")
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        e.send("stop")
+        lines = e.expect("bestmove", 5)
+        c.check(time.monotonic() - t0 < 0.1 * SLOW, "Threads %d: stop at once" % n)
+        check_bestmove_legal(e, c, pos, lines, "Threads %d, infinite" % n)
+    e.send("setoption name Threads value 4")
+    e.send(pos)
+    e.send("go infinite")
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    c.check(e.close() == 0 and time.monotonic() - t0 < 1.0, "Threads 4: quit while searching")
+
+
 def show_wdl(c):
     e = Engine()
     e.handshake()
@@ -416,6 +443,6 @@ def chess960_notation(c):
 
 for scenario in (handshake, before_uci_and_unknown, stop_latency, infinite_never_ends_alone, ponder,
                  isready_during_search, tiny_time, movestogo_one, long_move_lists, malformed_input,
-                 quit_while_searching, search_output, options_during_search, show_wdl, chess960_notation):
+                 quit_while_searching, search_output, options_during_search, threads, show_wdl, chess960_notation):
     C.run(scenario)
 sys.exit(C.report())
