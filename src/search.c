@@ -305,6 +305,12 @@ static void update_quiet_stats(Thread *t, const Position *pos, Move best, int pl
     }
 }
 
+/* Whether a score with this bound settles the node for the window. */
+static inline bool bound_cuts(int bound, int s, int alpha, int beta)
+{
+    return bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) || (bound == BOUND_UPPER && s <= alpha);
+}
+
 /* The PV of this node: m, then the child's PV. */
 static inline void update_pv(Thread *t, int ply, Move m)
 {
@@ -339,8 +345,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
     if (tt_probe(pos->key, &hit)) {
         ttm = hit.move;
         int s = score_from_tt(hit.score, ply);
-        if (!pv && (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && s >= beta) ||
-                    (hit.bound == BOUND_UPPER && s <= alpha)))
+        if (!pv && bound_cuts(hit.bound, s, alpha, beta))
             return s;
     }
 
@@ -440,8 +445,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     if (root && t->nroot)
         ttm = t->root[t->pv_idx].move;
     if (!pv && tthit && hit.depth >= depth &&
-        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && ttscore >= beta) ||
-         (hit.bound == BOUND_UPPER && ttscore <= alpha)))
+        bound_cuts(hit.bound, ttscore, alpha, beta))
         return ttscore;
 
     /* 3. Probe the tablebases right after a capture or pawn move. */
@@ -454,7 +458,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             count_node(&t->tbhits);
             int s = tb_wdl_score(wdl, ply, search_options.syzygy_50_move_rule);
             int bound = s > 0 ? BOUND_LOWER : s < 0 ? BOUND_UPPER : BOUND_EXACT;
-            if (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) || (bound == BOUND_UPPER && s <= alpha)) {
+            if (bound_cuts(bound, s, alpha, beta)) {
                 tt_store(pos->key, MOVE_NONE, score_to_tt(s, ply), -INF, MAX_PLY, bound);
                 return s;
             }
