@@ -224,13 +224,22 @@ static bool set_syzygy_limit(const char *v, char *m, size_t n)
     return true;
 }
 
+/* The TT keeps static evaluations: a different evaluator or weight makes
+ * them wrong, so they go. */
+static bool eval_changed(const char *v, char *msg, size_t n)
+{
+    (void)v, (void)msg, (void)n;
+    tt_clear();
+    return true;
+}
+
 static bool set_eval(const char *v, char *msg, size_t n)
 {
     if (!eval_select(v)) {
         snprintf(msg, n, "no evaluator named '%s'", v);
         return false;
     }
-    return true;
+    return eval_changed(v, msg, n);
 }
 
 #define MAX_OPTIONS 64
@@ -306,6 +315,7 @@ static void init_options(void)
     for (int i = 0; i < eval_param_count(); i++) {
         EvalParam *p = eval_param(i);
         add_int(p->name, p->value, p->min, p->max);
+        options[noptions - 1].apply = eval_changed;
     }
 }
 
