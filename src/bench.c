@@ -4,10 +4,10 @@
 #include "bench.h"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "fen.h"
 #include "search.h"
-#include "timeman.h"
 #include "tt.h"
 #include "uci.h"
 
@@ -67,6 +67,13 @@ static const char *const bench_fens[] = {
 };
 #define NBENCH ((int)(sizeof bench_fens / sizeof bench_fens[0]))
 
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 void bench_run(int depth)
 {
     if (depth <= 0)
@@ -79,7 +86,7 @@ void bench_run(int depth)
     search_options.syzygy_probe_limit = 0; /* the same count with or without tables */
     tt_resize(16);
     uint64_t total = 0;
-    int64_t t0 = now_ms();
+    int64_t us = 0; /* search time only: clearing the hash is not searching */
     Position pos = {0};
     for (int i = 0; i < NBENCH; i++) {
         char err[160], b[8];
@@ -91,15 +98,16 @@ void bench_run(int depth)
         Limits lim;
         limits_init(&lim);
         lim.depth = depth;
+        int64_t t0 = now_us();
         SearchResult r = search_sync(&pos, &lim, true);
+        us += now_us() - t0;
         total += r.nodes;
         uci_send("info string bench %2d/%d %-6s score %6d nodes %10llu  %s", i + 1, NBENCH,
                  move_to_uci(r.best, false, b), r.score, (unsigned long long)r.nodes, bench_fens[i]);
     }
     pos_free(&pos);
-    int64_t ms = now_ms() - t0;
     uci_send("%llu nodes %llu nps", (unsigned long long)total,
-             (unsigned long long)(ms > 0 ? total * 1000 / (uint64_t)ms : total));
+             (unsigned long long)(us > 0 ? total * 1000000 / (uint64_t)us : total));
     tt_resize(old_mb);
     search_options = saved;
 }
