@@ -356,26 +356,3 @@ Move book_pick(const Book *book, const Position *pos, int selection, int min_wei
     int n = book_probe(book, pos, entries, MAX_MOVES);
     return n > 0 ? book_choose(entries, n, selection, min_weight, rng_state) : MOVE_NONE;
 }
-
-bool book_default_path(char *out, size_t n)
-{
-    char exe[4096];
-    if (out && n)
-        out[0] = '\0';
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0 || (size_t)len >= sizeof exe - 1 || !out)
-        return false;
-    exe[len] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
-    int w = snprintf(out, n, "%s/%s", exe, BOOK_DEFAULT_NAME);
-    if (w < 0 || (size_t)w >= n) {
-        if (n)
-            out[0] = '\0';
-        return false;
-    }
-    struct stat st;
-    return stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, R_OK) == 0;
-}

@@ -70,10 +70,4 @@ Move book_choose(const BookEntry *entries, int n, int selection, int min_weight,
 Move book_pick(const Book *book, const Position *pos, int selection, int min_weight,
                uint64_t *rng_state);
 
-/* The default book: BOOK_DEFAULT_NAME in the directory of the running
- * executable (/proc/self/exe). Writes that path to out whenever it fits
- * (also when the file is missing, for messages); returns true only if it is
- * a readable regular file. */
-bool book_default_path(char *out, size_t n);
-
 #endif

@@ -17,6 +17,8 @@
 
 #include <tbprobe.h>
 
+#include "files.h"
+
 #if TB_LOSS != 0 || TB_BLESSED_LOSS != 1 || TB_DRAW != 2 || TB_CURSED_WIN != 3 || TB_WIN != 4
 #error "tb.h's WDL values must equal Fathom's"
 #endif
@@ -327,18 +329,11 @@ static bool dir_has_tables(const char *dir)
 
 bool tb_default_path(char *out, size_t n)
 {
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
-        return false;
-    exe[len] = '\0';
+    char exe[4096], dir[4200];
     for (int up = 0; up < 4; up++) {
-        char *slash = strrchr(exe, '/');
-        if (!slash)
+        if (!exe_dir(up, exe, sizeof exe))
             return false;
-        *slash = '\0'; /* exe is now a directory */
-        char dir[PATH_MAX + 16];
-        snprintf(dir, sizeof dir, "%s/tablebases", *exe ? exe : "");
+        snprintf(dir, sizeof dir, "%s/tablebases", exe);
         if (dir_has_tables(dir)) {
             if (strlen(dir) >= n)
                 return false;

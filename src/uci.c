@@ -16,6 +16,7 @@
 #include "book.h"
 #include "eval.h"
 #include "fen.h"
+#include "files.h"
 #include "search.h"
 #include "tb.h"
 #include "tt.h"
@@ -142,25 +143,6 @@ static bool set_own_book(const char *v, char *m, size_t n)
         snprintf(m, n, "OwnBook is on but no book is open: set BookFile");
     return true;
 }
-/* A relative book path that does not exist from the working directory is
- * taken relative to the executable's folder (so the default "books/book.bin"
- * works from anywhere). */
-static const char *resolve_beside_exe(const char *v, char *buf, size_t n)
-{
-    if (v[0] == '/' || access(v, F_OK) == 0)
-        return v;
-    char exe[1024];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
-        return v;
-    exe[len] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        slash[1] = '\0';
-    snprintf(buf, n, "%s%s", exe, v);
-    return access(buf, F_OK) == 0 ? buf : v;
-}
-
 static bool set_book_file(const char *v, char *m, size_t n)
 {
     book_close(bk.book);
@@ -170,7 +152,7 @@ static bool set_book_file(const char *v, char *m, size_t n)
         return true;
     }
     char err[256], path[1200];
-    v = resolve_beside_exe(v, path, sizeof path);
+    v = beside_exe(v, path, sizeof path); /* the default books/book.bin works from anywhere */
     bk.book = book_open(v, err, sizeof err);
     if (!bk.book) {
         snprintf(m, n, "book '%s' not used: %s; Hexe searches every move", v, err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "book.h"
+#include "files.h"
 #include "check.h"
 #include "fen.h"
 #include "position.h"
@@ -647,23 +648,20 @@ static void test_selection(void)
 
 static void test_default_path(void)
 {
-    char path[4096], exe[4096];
-    bool found = book_default_path(path, sizeof path);
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    CHECK(len > 0, "readlink");
-    if (len <= 0)
+    char exe[4096], path[4200];
+    CHECK(exe_dir(0, exe, sizeof exe), "exe_dir");
+    CHECK(!exe_dir(0, exe, 3), "exe_dir: too small a buffer");
+    if (!exe_dir(0, exe, sizeof exe))
         return;
-    exe[len] = '\0';
-    *strrchr(exe, '/') = '\0';
-    char want[4200];
-    snprintf(want, sizeof want, "%s/books/book.bin", exe);
-    CHECK(!strcmp(path, want), "default path '%s', want '%s'", path, want);
-    struct stat st;
-    CHECK(found == (stat(want, &st) == 0), "found=%d", found);
-    /* Make one beside the test binary (unless there is one), then remove it. */
-    char dir[4200];
+    char want[4200], dir[4200], cwd[4096];
+    snprintf(want, sizeof want, "%s/%s", exe, BOOK_DEFAULT_NAME);
     snprintf(dir, sizeof dir, "%s/books", exe);
-    if (!found && (mkdir(dir, 0755) == 0 || errno == EEXIST)) {
+    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    /* Make one beside the test binary (unless there is one), then look for
+     * it from a folder without books/. */
+    struct stat st;
+    bool made = false;
+    if (stat(want, &st) != 0 && (mkdir(dir, 0755) == 0 || errno == EEXIST)) {
         FILE *src = fopen(LASKER, "rb"), *dst = fopen(want, "wb");
         char buf[256];
         size_t r;
@@ -673,14 +671,24 @@ static void test_default_path(void)
             fclose(src);
         if (dst)
             fclose(dst);
-        CHECK(book_default_path(path, sizeof path) && !strcmp(path, want), "default book found");
-        Book *book = book_open(path, NULL, 0);
+        made = true;
+    }
+    CHECK(chdir("/") == 0, "chdir /");
+    const char *p = beside_exe(BOOK_DEFAULT_NAME, path, sizeof path);
+    CHECK(!strcmp(p, want), "default book found beside the executable: '%s', want '%s'", p, want);
+    if (made) {
+        Book *book = book_open(p, NULL, 0);
         CHECK(book && book_size(book) == 7, "default book opens");
         book_close(book);
+    }
+    CHECK(!strcmp(beside_exe("no/such/book.bin", path, sizeof path), "no/such/book.bin"), "missing: kept as given");
+    CHECK(!strcmp(beside_exe("/abs/book.bin", path, sizeof path), "/abs/book.bin"), "absolute: kept as given");
+    CHECK(!strcmp(beside_exe(BOOK_DEFAULT_NAME, path, 8), BOOK_DEFAULT_NAME), "too small a buffer: kept as given");
+    CHECK(chdir(cwd) == 0, "chdir back");
+    if (made) {
         unlink(want);
         rmdir(dir);
     }
-    CHECK(!book_default_path(path, 10) && path[0] == '\0', "too small a buffer");
 }
 
 /* ---- 6. Timing ---- */
