@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, readlink, opendir under -std=c17 */
 #include "tb.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 
 #include <tbprobe.h>
 
+#include "fen.h"
 #include "files.h"
 
 #if TB_LOSS != 0 || TB_BLESSED_LOSS != 1 || TB_DRAW != 2 || TB_CURSED_WIN != 3 || TB_WIN != 4
@@ -145,6 +147,86 @@ static bool nameset_add(NameSet *s, const char *name, bool good)
     return true;
 }
 
+/* ---- Every table set up before the search threads probe ---- */
+
+/* Fathom sets a table up (maps the file, reads its header) on the first
+ * probe of its material. Debian's build has no locks (the library makes no
+ * pthread call at all), so two search threads meeting a fresh table at once
+ * race there: a crash seen with Threads 2. Every WDL table is therefore
+ * probed once by tb_set_path(), while no search runs, in a position of its
+ * material with no capture to make (a capture could answer the probe
+ * without the table). DTZ tables are probed only at the root, before the
+ * helper threads start. */
+static int tables_set_up;
+
+static bool quiet_position(const char *name, uint64_t *seed, Position *pos)
+{
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        char board[64] = {0}, fen[128], err[160];
+        int side = 0, n = 0;
+        for (const char *c = name; *c && *c != '.'; c++) {
+            if (*c == 'v') {
+                side = 1;
+                continue;
+            }
+            for (;;) {
+                *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                int sq = (int)(*seed >> 58); /* a1 = 0 .. h8 = 63 */
+                if (board[sq] || (*c == 'P' && (sq < 8 || sq >= 56)))
+                    continue;
+                board[sq] = side ? (char)tolower((unsigned char)*c) : *c;
+                break;
+            }
+        }
+        for (int r = 7; r >= 0; r--) {
+            int empty = 0;
+            for (int f = 0; f < 8; f++) {
+                char p = board[r * 8 + f];
+                if (!p) {
+                    empty++;
+                    continue;
+                }
+                if (empty)
+                    fen[n++] = (char)('0' + empty), empty = 0;
+                fen[n++] = p;
+            }
+            if (empty)
+                fen[n++] = (char)('0' + empty);
+            fen[n++] = r ? '/' : ' ';
+        }
+        snprintf(fen + n, sizeof fen - (size_t)n, "w - - 0 1");
+        if (!pos_set_fen(pos, fen, err, sizeof err))
+            continue; /* a side not to move in check, kings side by side */
+        MoveList l;
+        gen_noisy(pos, &l);
+        bool capture = false;
+        for (int i = 0; i < l.count; i++)
+            if (MOVE_KIND(l.moves[i]) == MK_EP || pos->board[MOVE_TO(l.moves[i])] != EMPTY)
+                capture = true;
+        if (!capture)
+            return true;
+    }
+    return false;
+}
+
+static int set_up_tables(const NameSet *s)
+{
+    int count = 0;
+    uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    Position pos = {0};
+    for (int i = 0; i < s->count; i++) {
+        size_t len = strlen(s->names[i]);
+        if (!s->good[i] || s->names[i][len - 1] != 'w')
+            continue;
+        if (quiet_position(s->names[i], &seed, &pos) && tb_probe_wdl_pos(&pos) >= 0)
+            count++;
+    }
+    pos_free(&pos);
+    return count;
+}
+
+int tb_tables_set_up(void) { return tables_set_up; }
+
 /* tb_init() with stderr silenced: re-initialising makes Fathom print a
  * misleading "munmap: ..." line for every table it unmaps, and the files it
  * skips are reported by tb_set_path() itself. Only called with no search
@@ -179,7 +261,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
 
     /* Nothing loaded while we look; Fathom's re-initialisation frees the old
      * tables itself (tb_free() would leave Fathom unusable). */
-    tb_largest = 0;
+    tb_largest = tables_set_up = 0;
     if (!paths || !*paths || !strcmp(paths, "<empty>")) {
         fathom_init("");
         msg_add(&m, "tablebases off");
@@ -279,6 +361,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     fathom_init(clean);
     bool ok = TB_LARGEST > 0 && nwdl > 0;
     tb_largest = ok ? (int)TB_LARGEST : 0;
+    tables_set_up = ok ? set_up_tables(&seen) : 0;
 
     const char *warnings = warn.buf && warn.len > 2 ? warn.buf + 2 : NULL;
     if (ndirs == 0) {

@@ -51,6 +51,9 @@ bool tb_set_path(const char *paths, char *msg, size_t n);
 /* Largest piece count (kings included) the loaded tables cover; 0 when off. */
 int tb_max_pieces(void);
 
+/* WDL tables probed once by tb_set_path() (each must be: see tb.c). */
+int tb_tables_set_up(void);
+
 /* The directory "tablebases" next to the running executable (or in one of
  * its three parent directories) when it holds at least one .rtbw file:
  * the default for an empty SyzygyPath. Returns false if there is none. */

@@ -684,6 +684,14 @@ int main(void)
     CHECK(set(tb_dir) && tb_max_pieces() >= 4, "cannot load the tables in %s: %s", tb_dir, msg);
     if (tb_max_pieces() < 4)
         return check_report("test_tb");
+    /* Every WDL table was probed once on loading (Debian's Fathom has no locks). */
+    int nwdl = 0;
+    DIR *d = opendir(tb_dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        nwdl += strlen(e->d_name) > 5 && !strcmp(e->d_name + strlen(e->d_name) - 5, ".rtbw");
+    if (d)
+        closedir(d);
+    CHECK(nwdl > 0 && tb_tables_set_up() == nwdl, "%d of %d WDL tables set up on loading", tb_tables_set_up(), nwdl);
     int lines = run_reference(false);
     printf("  reference: %d positions (%d cursed wins, %d blessed losses) checked against Fathom\n", lines, n_cursed,
            n_blessed);
