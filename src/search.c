@@ -12,6 +12,7 @@
 
 #include "eval.h"
 #include "fen.h"
+#include "strength.h"
 #include "timeman.h"
 #include "tt.h"
 #include "uci.h"
@@ -342,7 +343,8 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
     bool pv = beta - alpha > 1;
     TTHit hit = {0};
     Move ttm = MOVE_NONE;
-    if (tt_probe(pos->key, &hit)) {
+    bool tthit = tt_probe(pos->key, &hit);
+    if (tthit) {
         ttm = hit.move;
         int s = score_from_tt(hit.score, ply);
         if (!pv && bound_cuts(hit.bound, s, alpha, beta))
@@ -357,7 +359,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         if (l.count == 0)
             return best;
     } else {
-        eval = evaluate(pos);
+        eval = tthit && hit.eval != -INF ? hit.eval : evaluate(pos);
         best = eval;
         if (best >= beta)
             return best;
@@ -684,64 +686,13 @@ static void sort_root(Thread *t, int from)
     }
 }
 
-/* ---- Strength limiting (Skill Level, UCI_LimitStrength + UCI_Elo) ----
- * A weakened Hexe searches few nodes, looks at several root moves, and picks
- * among the near-best ones at random, more loosely the weaker it is. */
-
-static double strength_level(void)
+/* The root move to play: the best, or for a weakened Hexe one of the best few. */
+static const RootMove *choose_root_move(const Thread *t)
 {
-    if (search_options.limit_strength) {
-        double l = (search_options.elo - 1000) / 100.0;
-        return l < 0 ? 0 : l > 19.9 ? 19.9 : l;
-    }
-    return search_options.skill < 20 ? search_options.skill : 20;
-}
-
-static bool weakened(void) { return strength_level() < 20; }
-
-static uint64_t weak_node_budget(double level) { return (uint64_t)(60 * pow(1.55, level)); }
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static double rng_uniform(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (rng_state >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static const RootMove *choose_root_move(Thread *t)
-{
-    if (!weakened() || t->nroot < 2)
-        return &t->root[0];
-    double level = strength_level();
-    double temp = 10 + 9 * (20 - level); /* centipawns */
-    int best = t->root[0].score, n = t->nroot < 4 ? t->nroot : 4;
-    double w[4], sum = 0;
-    for (int i = 0; i < n; i++) {
-        int s = t->root[i].score;
-        w[i] = (s == -INF || best - s > 4 * temp) ? 0 : exp((s - best) / temp);
-        sum += w[i];
-    }
-    double r = rng_uniform() * sum;
-    for (int i = 0; i < n; i++) {
-        if (r < w[i])
-            return &t->root[i];
-        r -= w[i];
-    }
-    return &t->root[0];
-}
-
-static void apply_strength_limit(Limits *lim)
-{
-    if (!weakened())
-        return;
-    uint64_t budget = weak_node_budget(strength_level());
-    if (!lim->nodes || lim->nodes > budget)
-        lim->nodes = budget;
-    rng_state ^= (uint64_t)now_ms() * 0x2545F4914F6CDD1DULL;
-    if (!rng_state)
-        rng_state = 1;
+    int scores[STRENGTH_CHOICES], n = t->nroot < STRENGTH_CHOICES ? t->nroot : STRENGTH_CHOICES;
+    for (int i = 0; i < n; i++)
+        scores[i] = t->root[i].score;
+    return &t->root[strength_pick(scores, n)];
 }
 
 /* ---- Iterative deepening ---- */
@@ -750,7 +701,8 @@ static void iterative_deepening(Thread *t)
 {
     int max_depth = limits.depth > 0 && limits.depth < MAX_PLY - 4 ? limits.depth : MAX_PLY - 4;
     int shown = search_options.multipv;
-    int multipv = weakened() && shown < 4 ? 4 : shown; /* a weakened Hexe chooses among several */
+    /* A weakened Hexe chooses among several moves: it needs their scores. */
+    int multipv = strength_limited() && shown < STRENGTH_CHOICES ? STRENGTH_CHOICES : shown;
     if (multipv > t->nroot)
         multipv = t->nroot;
     if (shown > multipv)
@@ -1033,7 +985,7 @@ void search_start(const Position *root, const Limits *lim)
     pthread_mutex_lock(&run_lock);
     ensure_threads(search_options.threads);
     limits = *lim;
-    apply_strength_limit(&limits);
+    strength_limit(&limits);
     atomic_store(&stop_flag, false);
     atomic_store(&pondering, lim->ponder);
     start_time = now_ms();
@@ -1107,7 +1059,7 @@ SearchResult search_sync(const Position *pos, const Limits *lim, bool quiet)
     ensure_threads(1);
     limits = *lim;
     limits.infinite = limits.ponder = false;
-    apply_strength_limit(&limits);
+    strength_limit(&limits);
     atomic_store(&stop_flag, false);
     atomic_store(&pondering, false);
     start_time = now_ms();
