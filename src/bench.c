@@ -4,10 +4,10 @@
 #include "bench.h"
 
 #include <stdio.h>
-#include <time.h>
 
 #include "fen.h"
 #include "search.h"
+#include "timeman.h"
 #include "tt.h"
 #include "uci.h"
 
@@ -66,13 +66,6 @@ static const char *const bench_fens[] = {
     "8/6pk/1p6/8/PP3p1p/5P2/4KP1q/3Q4 w - - 0 1",
 };
 #define NBENCH ((int)(sizeof bench_fens / sizeof bench_fens[0]))
-
-static int64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 void bench_run(int depth)
 {

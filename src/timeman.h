@@ -11,6 +11,7 @@ typedef struct {
 } TimePlan;
 
 int64_t now_ms(void);
+int64_t now_us(void); /* the same clock in microseconds */
 TimePlan time_plan(const Limits *lim, int side, int move_overhead);
 
 #endif
