@@ -233,6 +233,44 @@ bool pos_set_fen(Position *out, const char *fen, char *err, size_t errlen)
     return true;
 }
 
+bool pos_set_random(Position *pos, const char *material, int side, uint64_t *seed)
+{
+    char board[64] = {0}, fen[100], *f = fen, err[160];
+    bool white = true;
+    for (const char *p = material; *p && *p != '.'; p++) {
+        if (*p == 'v') {
+            white = false;
+            continue;
+        }
+        int sq;
+        do {
+            *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            sq = (int)(*seed >> 58); /* a1 = 0 .. h8 = 63 */
+        } while (board[sq] || (*p == 'P' && (sq < 8 || sq >= 56)));
+        board[sq] = white ? *p : (char)tolower((unsigned char)*p);
+    }
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            char c = board[rank * 8 + file];
+            if (!c) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                *f++ = (char)('0' + empty);
+            empty = 0;
+            *f++ = c;
+        }
+        if (empty)
+            *f++ = (char)('0' + empty);
+        if (rank)
+            *f++ = '/';
+    }
+    snprintf(f, sizeof fen - (size_t)(f - fen), " %c - - 0 1", side == WHITE ? 'w' : 'b');
+    return pos_set_fen(pos, fen, err, sizeof err);
+}
+
 char *pos_get_fen(const Position *pos, char *buf)
 {
     char *s = buf;

@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, readlink, opendir under -std=c17 */
 #include "tb.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -162,40 +161,7 @@ static int tables_set_up;
 static bool quiet_position(const char *name, uint64_t *seed, Position *pos)
 {
     for (int attempt = 0; attempt < 1000; attempt++) {
-        char board[64] = {0}, fen[128], err[160];
-        int side = 0, n = 0;
-        for (const char *c = name; *c && *c != '.'; c++) {
-            if (*c == 'v') {
-                side = 1;
-                continue;
-            }
-            for (;;) {
-                *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
-                int sq = (int)(*seed >> 58); /* a1 = 0 .. h8 = 63 */
-                if (board[sq] || (*c == 'P' && (sq < 8 || sq >= 56)))
-                    continue;
-                board[sq] = side ? (char)tolower((unsigned char)*c) : *c;
-                break;
-            }
-        }
-        for (int r = 7; r >= 0; r--) {
-            int empty = 0;
-            for (int f = 0; f < 8; f++) {
-                char p = board[r * 8 + f];
-                if (!p) {
-                    empty++;
-                    continue;
-                }
-                if (empty)
-                    fen[n++] = (char)('0' + empty), empty = 0;
-                fen[n++] = p;
-            }
-            if (empty)
-                fen[n++] = (char)('0' + empty);
-            fen[n++] = r ? '/' : ' ';
-        }
-        snprintf(fen + n, sizeof fen - (size_t)n, "w - - 0 1");
-        if (!pos_set_fen(pos, fen, err, sizeof err))
+        if (!pos_set_random(pos, name, WHITE, seed))
             continue; /* a side not to move in check, kings side by side */
         MoveList l;
         gen_noisy(pos, &l);

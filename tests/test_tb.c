@@ -3,7 +3,6 @@
  * written by make_ref.sh), bad table paths and files, the WDL-only fallback,
  * and the probe speed. Tables: ../shared/syzygy, or $HEXE_SYZYGY. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, symlink, realpath, clock_gettime */
-#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -563,7 +562,7 @@ static void test_wdl_only(void)
 
 /* ---- Speed ---- */
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static unsigned rnd(void)
 {
     rng ^= rng << 13;
@@ -576,40 +575,7 @@ static unsigned rnd(void)
  * with at least one legal move. */
 static bool random_position(Position *pos, const char *material)
 {
-    char board[64] = {0}, fen[100], *f = fen, err[160];
-    bool white = true;
-    for (const char *p = material; *p; p++) {
-        if (*p == 'v') {
-            white = false;
-            continue;
-        }
-        char c = white ? *p : (char)tolower(*p);
-        int sq;
-        do
-            sq = (int)(rnd() % 64);
-        while (board[sq] || (toupper(c) == 'P' && (sq < 8 || sq >= 56)));
-        board[sq] = c;
-    }
-    for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            char c = board[rank * 8 + file];
-            if (!c) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *f++ = (char)('0' + empty);
-            empty = 0;
-            *f++ = c;
-        }
-        if (empty)
-            *f++ = (char)('0' + empty);
-        if (rank)
-            *f++ = '/';
-    }
-    snprintf(f, sizeof fen - (size_t)(f - fen), " %c - - 0 1", rnd() & 1 ? 'w' : 'b');
-    if (!pos_set_fen(pos, fen, err, sizeof err))
+    if (!pos_set_random(pos, material, rnd() & 1 ? WHITE : BLACK, &rng))
         return false;
     MoveList l;
     gen_legal(pos, &l);

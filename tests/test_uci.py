@@ -38,6 +38,20 @@ def check_bestmove_legal(e, c, position_cmd, lines, what):
     return bm[0]
 
 
+def stop_ends_search(e, c, position_cmd, go_cmd, wait, what):
+    """Sends the position and go, waits, then stop: bestmove within 0.1 s
+    (times SLOW), once, legal. Returns the bestmove line."""
+    e.send(position_cmd)
+    e.send(go_cmd)
+    time.sleep(wait)
+    t0 = time.monotonic()
+    e.send("stop")
+    lines = e.expect("bestmove", 5)
+    dt = time.monotonic() - t0
+    c.check(dt < 0.1 * SLOW, "%s: bestmove %.0f ms after stop" % (what, dt * 1000))
+    return check_bestmove_legal(e, c, position_cmd, lines, what)
+
+
 def handshake(c):
     e = Engine()
     t0 = time.monotonic()
@@ -82,15 +96,7 @@ def before_uci_and_unknown(c):
 def stop_latency(c):
     e = Engine()
     e.handshake()
-    e.send("position startpos moves e2e4 e7e5")
-    e.send("go infinite")
-    time.sleep(0.5)
-    t0 = time.monotonic()
-    e.send("stop")
-    lines = e.expect("bestmove", 5)
-    dt = time.monotonic() - t0
-    c.check(dt < 0.1 * SLOW, "bestmove %.0f ms after stop" % (dt * 1000))
-    check_bestmove_legal(e, c, "position startpos moves e2e4 e7e5", lines, "stop")
+    stop_ends_search(e, c, "position startpos moves e2e4 e7e5", "go infinite", 0.5, "stop")
     # stop right after go, before depth 1 can matter
     e.send("position startpos")
     e.send("go infinite")
@@ -135,14 +141,7 @@ def ponder(c):
         b, p = bm.split()[1], bm.split()[3]
         c.check(p in e.legal_moves(pos + " " + b), "ponder move legal after best move")
     # ponder, then stop (ponder miss)
-    e.send(pos)
-    e.send("go ponder wtime 2000 btime 2000")
-    time.sleep(0.3)
-    t0 = time.monotonic()
-    e.send("stop")
-    lines = e.expect("bestmove", 5)
-    c.check(time.monotonic() - t0 < 0.1 * SLOW, "stop ends ponder at once")
-    check_bestmove_legal(e, c, pos, lines, "ponder stop")
+    stop_ends_search(e, c, pos, "go ponder wtime 2000 btime 2000", 0.3, "ponder stop")
     # a ponder search that finishes (forced move) still waits
     e.send("position fen k7/8/8/8/8/8/1r6/K7 w - - 0 1")
     e.send("go ponder wtime 1000 btime 1000")
@@ -383,14 +382,7 @@ def threads(c):
         e.send("go depth 8")
         lines = e.expect("bestmove", 20)
         check_bestmove_legal(e, c, pos, lines, "Threads %d, depth 8" % n)
-        e.send(pos)
-        e.send("go infinite")
-        time.sleep(0.2)
-        t0 = time.monotonic()
-        e.send("stop")
-        lines = e.expect("bestmove", 5)
-        c.check(time.monotonic() - t0 < 0.1 * SLOW, "Threads %d: stop at once" % n)
-        check_bestmove_legal(e, c, pos, lines, "Threads %d, infinite" % n)
+        stop_ends_search(e, c, pos, "go infinite", 0.2, "Threads %d, infinite" % n)
     e.send("setoption name Threads value 4")
     e.send(pos)
     e.send("go infinite")
