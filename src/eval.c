@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "eval/evaluators.h"
+#include "eval/hexe.h"
 
 /* The first one is the default. */
 static const Evaluator *const evaluators[] = {
@@ -26,6 +27,8 @@ bool eval_select(const char *name)
         }
     return false;
 }
+
+void eval_init(void) { hexe_params_changed(); /* the hexe weights' piece-square table */ }
 
 int eval_count(void) { return NEVAL; }
 

@@ -25,6 +25,7 @@ extern const Evaluator *eval_current;
 
 static inline int evaluate(const Position *pos) { return eval_current->evaluate(pos); }
 
+void eval_init(void);                          /* once at start-up (fills psq_table) */
 bool eval_select(const char *name);            /* false if there is no such evaluator */
 int eval_count(void);
 const Evaluator *eval_get(int i);

@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "datagen.h"
+#include "eval.h"
 #include "play.h"
 #include "tune.h"
 #include "position.h"
@@ -16,6 +17,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IONBF, 0);
     zobrist_init();
     attack_init();
+    eval_init();
     uci_init();
     /* Subcommands: `hexe bench [depth]`, `hexe play ...`, `hexe datagen ...`;
      * without one, the UCI loop reads standard input. */

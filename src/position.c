@@ -37,6 +37,64 @@ void attack_init(void)
     attack_kinds[-17 + 119] |= 0x80;
 }
 
+/* ---- Square sets, pawn key and piece-square sums ---- */
+
+Score psq_table[16][64];
+unsigned psq_version;
+
+void psq_table_changed(void)
+{
+    if (!++psq_version)
+        psq_version = 1;
+}
+
+static inline void track_add(Position *pos, int p, int sq)
+{
+    int s = SQ64(sq);
+    Score *v = &pos->psq[PCOLOR(p)];
+    pos->bb[p] ^= (uint64_t)1 << s;
+    v->mg += psq_table[p][s].mg;
+    v->eg += psq_table[p][s].eg;
+    if (PTYPE(p) == PAWN)
+        pos->pawn_key ^= zob_piece[p][sq];
+}
+
+static inline void track_del(Position *pos, int p, int sq)
+{
+    int s = SQ64(sq);
+    Score *v = &pos->psq[PCOLOR(p)];
+    pos->bb[p] ^= (uint64_t)1 << s;
+    v->mg -= psq_table[p][s].mg;
+    v->eg -= psq_table[p][s].eg;
+    if (PTYPE(p) == PAWN)
+        pos->pawn_key ^= zob_piece[p][sq];
+}
+
+static inline void track_move(Position *pos, int p, int from, int to)
+{
+    track_del(pos, p, from);
+    track_add(pos, p, to);
+}
+
+/* unmake_move restores the pawn key and the sums from its Undo entry and
+ * has only the square sets to put back. */
+static inline void bb_flip(Position *pos, int p, int sq) { pos->bb[p] ^= (uint64_t)1 << SQ64(sq); }
+
+void pos_psq_refresh(Position *pos)
+{
+    for (int c = WHITE; c <= BLACK; c++) {
+        Score v = {0, 0};
+        for (int i = 0; i < pos->npieces[c] + pos->npawns[c]; i++) {
+            int sq = i < pos->npieces[c] ? pos->pieces[c][i] : pos->pawns[c][i - pos->npieces[c]];
+            const Score *t = &psq_table[pos->board[sq]][SQ64(sq)];
+            v.mg += t->mg;
+            v.eg += t->eg;
+        }
+        pos->psq[c] = v;
+    }
+    pos->psq_ver = psq_version;
+}
+
 /* ---- Set-up ---- */
 
 void pos_init(Position *pos)
@@ -48,6 +106,7 @@ void pos_init(Position *pos)
     pos->hcap = cap;
     pos->ep = NO_SQ;
     pos->fullmove = 1;
+    pos->psq_ver = psq_version; /* the sums of an empty board (0) are right for any table */
     memset(pos->castle_mask, 0xF, sizeof pos->castle_mask);
     for (int i = 0; i < 4; i++)
         pos->castle_rook[i] = NO_SQ;
@@ -88,6 +147,8 @@ void pos_copy(Position *dst, const Position *src)
     dst->hply = src->hply;
     if (src->hply)
         memcpy(dst->hist, src->hist, (size_t)src->hply * sizeof *src->hist);
+    if (dst->psq_ver != psq_version)
+        pos_psq_refresh(dst);
 }
 
 /* ---- Piece lists ---- */
@@ -146,6 +207,7 @@ static inline void move_piece(Position *pos, int from, int to)
     else
         pos->pieces[c][i] = (uint8_t)to;
     pos->key ^= zob_piece[p][from] ^ zob_piece[p][to];
+    track_move(pos, p, from, to);
 }
 
 void pos_put(Position *pos, int sq, int p)
@@ -154,6 +216,7 @@ void pos_put(Position *pos, int sq, int p)
     list_add(pos, sq, p);
     pos->count[p]++;
     pos->key ^= zob_piece[p][sq];
+    track_add(pos, p, sq);
     if (PTYPE(p) == KING) { /* keep the king in slot 0 */
         int c = PCOLOR(p), n = pos->npieces[c];
         int first = pos->pieces[c][0];
@@ -171,6 +234,7 @@ void pos_remove(Position *pos, int sq)
     pos->board[sq] = EMPTY;
     pos->count[p]--;
     pos->key ^= zob_piece[p][sq];
+    track_del(pos, p, sq);
 }
 
 /* ---- Make / unmake ---- */
@@ -217,6 +281,9 @@ void make_move(Position *pos, Move m)
     int us = pos->side;
 
     u->key = pos->key;
+    u->pawn_key = pos->pawn_key;
+    u->psq[WHITE] = pos->psq[WHITE];
+    u->psq[BLACK] = pos->psq[BLACK];
     u->move = m;
     u->castle = (uint8_t)pos->castle;
     u->ep = (uint8_t)pos->ep;
@@ -245,6 +312,8 @@ void make_move(Position *pos, Move m)
         pos->pieces[us][ri] = (uint8_t)rto;
         pos->key ^= zob_piece[king][from] ^ zob_piece[king][kto] ^ zob_piece[rook][to] ^
                     zob_piece[rook][rto];
+        track_move(pos, king, from, kto);
+        track_move(pos, rook, to, rto);
     } else {
         int piece = pos->board[from];
         int capsq = kind == MK_EP ? to + (us == WHITE ? -16 : 16) : to;
@@ -255,6 +324,7 @@ void make_move(Position *pos, Move m)
             pos->board[capsq] = EMPTY;
             pos->count[cap]--;
             pos->key ^= zob_piece[cap][capsq];
+            track_del(pos, cap, capsq);
             pos->halfmove = 0;
         }
         move_piece(pos, from, to);
@@ -268,6 +338,8 @@ void make_move(Position *pos, Move m)
                 list_add(pos, to, np);
                 pos->count[np]++;
                 pos->key ^= zob_piece[piece][to] ^ zob_piece[np][to];
+                track_del(pos, piece, to);
+                track_add(pos, np, to);
             } else if (to - from == 32 || from - to == 32) {
                 set_ep_if_capturable(pos, to, (from + to) / 2);
             }
@@ -305,6 +377,10 @@ void unmake_move(Position *pos)
         pos->index[to] = (uint8_t)ri;
         pos->pieces[us][ki] = (uint8_t)from;
         pos->pieces[us][ri] = (uint8_t)to;
+        bb_flip(pos, king, kto);
+        bb_flip(pos, king, from);
+        bb_flip(pos, rook, rto);
+        bb_flip(pos, rook, to);
     } else {
         if (kind == MK_PROMO) {
             int np = pos->board[to], pawn = MAKE_PIECE(us, PAWN);
@@ -313,9 +389,13 @@ void unmake_move(Position *pos)
             pos->board[to] = (uint8_t)pawn;
             list_restore(pos, to, pawn, u->pro_index);
             pos->count[pawn]++;
+            bb_flip(pos, np, to);
+            bb_flip(pos, pawn, to);
         }
         /* move_piece also updates the key; the key is restored below anyway. */
         int p = pos->board[to];
+        bb_flip(pos, p, to);
+        bb_flip(pos, p, from);
         pos->board[from] = (uint8_t)p;
         pos->board[to] = EMPTY;
         int i = pos->index[to];
@@ -329,12 +409,16 @@ void unmake_move(Position *pos)
             pos->board[capsq] = u->captured;
             list_restore(pos, capsq, u->captured, u->cap_index);
             pos->count[u->captured]++;
+            bb_flip(pos, u->captured, capsq);
         }
     }
     pos->castle = u->castle;
     pos->ep = u->ep;
     pos->halfmove = u->halfmove;
     pos->key = u->key;
+    pos->pawn_key = u->pawn_key;
+    pos->psq[WHITE] = u->psq[WHITE];
+    pos->psq[BLACK] = u->psq[BLACK];
     DEBUG_CHECK(pos);
 }
 
@@ -447,7 +531,8 @@ bool pos_is_ok(const Position *pos, const char **why)
     if (!why)
         why = &dummy;
     uint8_t count[16] = {0};
-    uint64_t key = 0;
+    uint64_t key = 0, pawn_key = 0, bb[16] = {0};
+    Score psq[2] = {{0, 0}, {0, 0}};
     for (int sq = 0; sq < 128; sq++) {
         int p = pos->board[sq];
         if (OFFBOARD(sq)) {
@@ -465,6 +550,11 @@ bool pos_is_ok(const Position *pos, const char **why)
         }
         count[p]++;
         key ^= zob_piece[p][sq];
+        bb[p] |= (uint64_t)1 << SQ64(sq);
+        if (PTYPE(p) == PAWN)
+            pawn_key ^= zob_piece[p][sq];
+        psq[PCOLOR(p)].mg += psq_table[p][SQ64(sq)].mg;
+        psq[PCOLOR(p)].eg += psq_table[p][SQ64(sq)].eg;
         int c = PCOLOR(p), i = pos->index[sq];
         const uint8_t *list = PTYPE(p) == PAWN ? pos->pawns[c] : pos->pieces[c];
         int n = PTYPE(p) == PAWN ? pos->npawns[c] : pos->npieces[c];
@@ -478,6 +568,14 @@ bool pos_is_ok(const Position *pos, const char **why)
             *why = "piece counts wrong";
             return false;
         }
+    if (memcmp(bb, pos->bb, sizeof bb) || pawn_key != pos->pawn_key) {
+        *why = "square sets or pawn key out of step with the board";
+        return false;
+    }
+    if (pos->psq_ver == psq_version && memcmp(psq, pos->psq, sizeof psq)) {
+        *why = "piece-square sums wrong";
+        return false;
+    }
     for (int c = 0; c < 2; c++) {
         if (pos->npawns[c] != count[MAKE_PIECE(c, PAWN)] ||
             pos->npieces[c] + pos->npawns[c] !=

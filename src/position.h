@@ -13,6 +13,8 @@ enum { WKSIDE = 1, WQSIDE = 2, BKSIDE = 4, BQSIDE = 8 };
  * exactly; one entry per ply played, kept for the whole game. */
 typedef struct {
     uint64_t key;     /* key before the move */
+    uint64_t pawn_key;
+    Score psq[2];
     Move move;
     uint8_t captured; /* piece captured (EMPTY if none) */
     uint8_t castle;
@@ -38,12 +40,30 @@ typedef struct Position {
     int fullmove;
     bool chess960;           /* write castling as king-takes-rook */
     uint64_t key;            /* Polyglot key of the position */
+    /* Kept up to date with the board for the evaluators: */
+    uint64_t bb[16];         /* squares of each coloured piece (bit rank * 8 + file, a1 = 0) */
+    uint64_t pawn_key;       /* Polyglot key terms of the pawns alone */
+    Score psq[2];            /* sum of psq_table over each side's pieces ... */
+    unsigned psq_ver;        /* ... valid when this equals psq_version */
     /* Game history, growable: every position since the FEN was set. */
     Undo *hist;
     int hply, hcap;
 } Position;
 
 #define KING_SQ(pos, c) ((pos)->pieces[c][0])
+
+/* Incremental piece-square sums. An evaluator that scores each piece by its
+ * square alone (material and piece-square tables) writes its values into
+ * psq_table (by coloured piece and square 0..63, from the piece owner's
+ * point of view) and calls psq_table_changed(); positions then keep
+ * pos->psq[side] up to date through make/unmake. A position whose psq_ver
+ * differs from psq_version (set up before the table last changed) has sums
+ * that mean nothing: the evaluator computes them itself then. The table is
+ * only written between searches. */
+extern Score psq_table[16][64];
+extern unsigned psq_version; /* 0: no table written yet */
+void psq_table_changed(void);
+void pos_psq_refresh(Position *pos); /* recompute pos->psq for the current table */
 
 /* Set-up and copies. */
 void pos_init(Position *pos);                 /* empty board, no history */

@@ -66,4 +66,9 @@ typedef struct {
     int count;
 } MoveList;
 
+/* A middlegame/endgame pair, in centipawns. */
+typedef struct {
+    int mg, eg;
+} Score;
+
 #endif

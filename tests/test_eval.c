@@ -516,6 +516,32 @@ static void test_pawn_cache(void)
     CHECK(bad == 0, "%d positions differ after the pawn cache was dropped", bad);
 }
 
+/* The hexe score from the positions' incremental material + piece-square
+ * sums equals the one computed from the board (a stale table version makes
+ * the evaluator compute them itself; the new cache salt forces a fresh
+ * evaluation). */
+static void test_incremental_psq(void)
+{
+    Position pos = {0};
+    int bad = 0, n = 0;
+    for (int i = 0; i < nfens; i++) {
+        if (!set(&pos, fens[i]))
+            continue;
+        if (pos.psq_ver != psq_version) {
+            bad++;
+            continue;
+        }
+        int inc = eval_hexe.evaluate(&pos);
+        hexe_params_changed();
+        int full = eval_hexe.evaluate(&pos);
+        if (inc != full && bad++ < 3)
+            printf("%s: %d from the incremental sums, %d from the board\n", fens[i], inc, full);
+        n++;
+    }
+    pos_free(&pos);
+    CHECK(bad == 0 && n > 1000, "%d of %d positions differ between incremental and full piece-square sums", bad, n);
+}
+
 static void test_hexe_sanity(void)
 {
     for (int e = 0; e < eval_count(); e++) {
@@ -619,6 +645,7 @@ int main(void)
 {
     zobrist_init();
     attack_init();
+    eval_init();
     test_registry();
     test_bits();
     load_positions();
@@ -633,6 +660,7 @@ int main(void)
     test_params();
     test_hexe_params();
     test_pawn_cache();
+    test_incremental_psq();
     test_hexe_sanity();
     for (int i = 0; i < nfens; i++)
         free(fens[i]);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "eval.h"
 #include "fen.h"
 #include "position.h"
 #include "zobrist.h"
@@ -561,7 +562,8 @@ typedef struct {
     uint8_t board[128], index[128], pieces[2][16], pawns[2][8], npieces[2], npawns[2], count[16];
     uint8_t castle_rook[4], castle_mask[128];
     int32_t side, castle, ep, halfmove, fullmove, hply, chess960, pad;
-    uint64_t key;
+    uint64_t key, pawn_key, bb[16];
+    Score psq[2];
 } Snap;
 
 static void snap(const Position *pos, Snap *s)
@@ -587,6 +589,9 @@ static void snap(const Position *pos, Snap *s)
     s->hply = pos->hply;
     s->chess960 = pos->chess960;
     s->key = pos->key;
+    s->pawn_key = pos->pawn_key;
+    memcpy(s->bb, pos->bb, sizeof s->bb);
+    memcpy(s->psq, pos->psq, sizeof s->psq);
 }
 
 static const char *snap_diff(const Snap *a, const Snap *b)
@@ -595,6 +600,7 @@ static const char *snap_diff(const Snap *a, const Snap *b)
     FIELD(board); FIELD(index); FIELD(pieces); FIELD(pawns); FIELD(npieces); FIELD(npawns);
     FIELD(count); FIELD(castle_rook); FIELD(castle_mask); FIELD(side); FIELD(castle); FIELD(ep);
     FIELD(halfmove); FIELD(fullmove); FIELD(hply); FIELD(chess960); FIELD(key);
+    FIELD(pawn_key); FIELD(bb); FIELD(psq);
 #undef FIELD
     return NULL;
 }
@@ -835,6 +841,8 @@ int main(void)
 {
     zobrist_init();
     attack_init();
+    eval_init(); /* a real psq_table, so that pos_is_ok checks the incremental sums */
+    CHECK(psq_version != 0, "eval_init writes the piece-square table");
     test_fen_roundtrips();
     test_fen_errors();
     test_polyglot_keys();

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../zobrist.h"
 #include "bits.h"
 #include "evaluators.h"
 #include "trace.h"
@@ -92,7 +91,28 @@ static _Thread_local PawnEntry pawn_cache[PAWN_CACHE_SIZE];
  * change, so that nothing computed with the old weights is found again. */
 static uint64_t cache_salt = 0x9E3779B97F4A7C15ULL;
 
-void hexe_params_changed(void) { cache_salt = cache_salt * 6364136223846793005ULL + 1442695040888963407ULL; }
+/* Material plus piece-square value of each piece on each square, from its
+ * owner's side (the pst tables are drawn from White's side, a8 first). */
+static Score psq_value(int p, int s)
+{
+    int t = PTYPE(p), i = PCOLOR(p) == WHITE ? s ^ 56 : s;
+    Score v = {WT.pst_mg[t - 1][i], WT.pst_eg[t - 1][i]};
+    if (t != KING) {
+        v.mg += WT.material[t - PAWN].mg;
+        v.eg += WT.material[t - PAWN].eg;
+    }
+    return v;
+}
+
+void hexe_params_changed(void)
+{
+    cache_salt = cache_salt * 6364136223846793005ULL + 1442695040888963407ULL;
+    for (int c = WHITE; c <= BLACK; c++)
+        for (int t = PAWN; t <= KING; t++)
+            for (int s = 0; s < 64; s++)
+                psq_table[MAKE_PIECE(c, t)][s] = psq_value(MAKE_PIECE(c, t), s);
+    psq_table_changed();
+}
 
 /* Isolated: no own pawn on a neighbouring file. Doubled: an own pawn in
  * front on the same file. Connected: defended by a pawn or beside one.
@@ -273,7 +293,10 @@ static void finish(const Position *pos, HexeInfo *info)
                   (PHASE_MAX * SCALE_NORMAL);
 }
 
-static void hexe_compute(const Position *pos, HexeInfo *info)
+/* split: material and piece-square values as two terms (for the trace);
+ * otherwise their sum may come as the material term alone, from the
+ * position's incremental sums. */
+static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
 {
     /* The main path below assigns every term of both sides: no clearing
      * there (a wide clear followed by narrow reads of it stalls). */
@@ -298,40 +321,37 @@ static void hexe_compute(const Position *pos, HexeInfo *info)
         return;
     }
 
-    const uint8_t *b = pos->board;
     Bits pcs[2][7];  /* by side and piece type */
     Bits att[2][7];  /* squares attacked, by side and attacking piece type */
     Bits all[2], side_bb[2], area[2], zone[2];
     int ksq[2];
-    uint64_t pkey = cache_salt;
-    memset(pcs, 0, sizeof pcs);
+    bool incremental = !split && psq_version && pos->psq_ver == psq_version;
 
-    /* 1. Square sets from the piece lists; material and piece-square tables. */
+    /* 1. Square sets; material and piece-square tables. */
     for (int c = WHITE; c <= BLACK; c++) {
+        side_bb[c] = 0;
+        for (int t = PAWN; t <= KING; t++)
+            side_bb[c] |= pcs[c][t] = pos->bb[MAKE_PIECE(c, t)];
+        ksq[c] = SQ64(KING_SQ(pos, c));
+        if (incremental) {
+            info->term[T_MATERIAL][c] = pos->psq[c];
+            info->term[T_PST][c] = (Score){0, 0};
+            continue;
+        }
         Score mat = {0, 0}, pst = {0, 0};
         int flip = c == WHITE ? 56 : 0; /* square to piece-square index */
         for (int t = PAWN; t <= QUEEN; t++)
             add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
-        uint64_t const *zp = zob_piece[MAKE_PIECE(c, PAWN)];
-        for (int i = 0, np = pos->npawns[c]; i < np; i++) {
-            int sq = pos->pawns[c][i], s = SQ64(sq);
-            pcs[c][PAWN] |= BIT(s);
-            pkey ^= zp[sq];
-            pst.mg += WT.pst_mg[PAWN - 1][s ^ flip];
-            pst.eg += WT.pst_eg[PAWN - 1][s ^ flip];
-        }
-        for (int i = 0, npc = pos->npieces[c]; i < npc; i++) {
-            int sq = pos->pieces[c][i], s = SQ64(sq), t = PTYPE(b[sq]);
-            pcs[c][t] |= BIT(s);
-            pst.mg += WT.pst_mg[t - 1][s ^ flip];
-            pst.eg += WT.pst_eg[t - 1][s ^ flip];
-        }
+        for (int t = PAWN; t <= KING; t++)
+            for (Bits x = pcs[c][t]; x; x &= x - 1) {
+                pst.mg += WT.pst_mg[t - 1][lsb(x) ^ flip];
+                pst.eg += WT.pst_eg[t - 1][lsb(x) ^ flip];
+            }
         info->term[T_MATERIAL][c] = mat;
         info->term[T_PST][c] = pst;
-        side_bb[c] = pcs[c][PAWN] | pcs[c][KNIGHT] | pcs[c][BISHOP] | pcs[c][ROOK] | pcs[c][QUEEN] | pcs[c][KING];
-        ksq[c] = SQ64(KING_SQ(pos, c));
     }
     Bits occ = side_bb[WHITE] | side_bb[BLACK];
+    uint64_t pkey = cache_salt ^ pos->pawn_key;
 
     /* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
      * by an enemy pawn) and king zones (the king's file and its neighbours,
@@ -511,7 +531,7 @@ static int hexe_eval(const Position *pos)
     if (!((*e ^ key) & ~0xFFFFULL))
         return (int16_t)(*e & 0xFFFF);
     HexeInfo info;
-    hexe_compute(pos, &info);
+    hexe_compute(pos, &info, false);
     int v = pos->side == WHITE ? info.white : -info.white;
     if (v >= INT16_MIN && v <= INT16_MAX)
         *e = (key & ~0xFFFFULL) | (uint16_t)v;
@@ -521,7 +541,7 @@ static int hexe_eval(const Position *pos)
 static void hexe_trace(const Position *pos, FILE *out)
 {
     HexeInfo info;
-    hexe_compute(pos, &info);
+    hexe_compute(pos, &info, true);
     trace_header2(out, "hexe (tapered middlegame/endgame)");
     Score sum[2] = {{0, 0}, {0, 0}};
     for (int t = 0; t < NTERMS; t++) {

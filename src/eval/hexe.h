@@ -13,10 +13,7 @@
 
 #include <stdio.h>
 
-/* A middlegame/endgame pair, in centipawns. */
-typedef struct {
-    int mg, eg;
-} Score;
+#include "../types.h" /* Score */
 
 typedef struct {
     Score material[5];           /* pawn, knight, bishop, rook, queen */
