@@ -47,7 +47,9 @@ static const char *const term_name[NTERMS] = {
 };
 
 typedef struct {
+    bool trace;          /* keep every term (else only their sums) */
     Score term[NTERMS][2];
+    Score sum[2];        /* of the terms, per side */
     int phase;
     int scale, scale_mg; /* out of 64, for the endgame and the middlegame part */
     const char *scale_why;
@@ -69,6 +71,15 @@ static inline void add_times(Score *s, Score v, int n)
     s->eg += v.eg * n;
 }
 
+/* Every term of a side goes through here: summed for the score, and kept
+ * for the trace. */
+static inline void put(HexeInfo *info, int t, int c, Score v)
+{
+    if (info->trace)
+        info->term[t][c] = v;
+    add(&info->sum[c], v);
+}
+
 static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
 
 static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
@@ -85,7 +96,9 @@ typedef struct {
     Bits passed[2];
 } PawnEntry;
 
+#ifndef PAWN_CACHE_SIZE
 #define PAWN_CACHE_SIZE 1024 /* a power of two */
+#endif
 static _Thread_local PawnEntry pawn_cache[PAWN_CACHE_SIZE];
 /* Mixed into the keys of both caches and changed whenever the weights
  * change, so that nothing computed with the old weights is found again. */
@@ -187,11 +200,10 @@ static bool bare_king(const Position *pos, HexeInfo *info)
         }
         if (!nq && !nr && !(nb && nn) && !(light && dark))
             continue;
-        memset(info->term, 0, sizeof info->term);
         int mat = 0;
         for (int t = PAWN; t <= QUEEN; t++)
             mat += WT.material[t - PAWN].eg * n[MAKE_PIECE(s, t)];
-        info->term[T_MATERIAL][s] = (Score){mat, mat};
+        put(info, T_MATERIAL, s, (Score){mat, mat});
 
         int lk = KING_SQ(pos, weak), sk = KING_SQ(pos, s);
         int fd = FILE_OF(lk) < 4 ? 3 - FILE_OF(lk) : FILE_OF(lk) - 4;
@@ -202,7 +214,7 @@ static bool bare_king(const Position *pos, HexeInfo *info)
             int d1 = distance(lk, c1), d2 = distance(lk, c2);
             v += WT.lone_king_corner * (7 - (d1 < d2 ? d1 : d2));
         }
-        info->term[T_KNOWN_WIN][s] = (Score){v, v};
+        put(info, T_KNOWN_WIN, s, (Score){v, v});
         info->special = "bare king against mating material";
         return true;
     }
@@ -274,11 +286,7 @@ static int scale_factor(const Position *pos, int strong, const char **why, bool 
 
 static void finish(const Position *pos, HexeInfo *info)
 {
-    int mg = 0, eg = 0;
-    for (int t = 0; t < NTERMS; t++) {
-        mg += info->term[t][WHITE].mg - info->term[t][BLACK].mg;
-        eg += info->term[t][WHITE].eg - info->term[t][BLACK].eg;
-    }
+    int mg = info->sum[WHITE].mg - info->sum[BLACK].mg, eg = info->sum[WHITE].eg - info->sum[BLACK].eg;
     info->mg = mg;
     info->eg = eg;
     if (!info->special) {
@@ -293,29 +301,27 @@ static void finish(const Position *pos, HexeInfo *info)
                   (PHASE_MAX * SCALE_NORMAL);
 }
 
-/* split: material and piece-square values as two terms (for the trace);
- * otherwise their sum may come as the material term alone, from the
- * position's incremental sums. */
-static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
+/* trace: keep every term, material and piece-square values apart;
+ * otherwise only the sums are made, and material plus piece-square values
+ * may come from the position's incremental sums. */
+static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
 {
-    /* The main path below assigns every term of both sides: no clearing
-     * there (a wide clear followed by narrow reads of it stalls). */
-#ifdef HEXE_DEBUG
-    memset(info->term, 0x5A, sizeof info->term); /* poison: every term must be written */
-#endif
+    info->trace = trace;
+    if (trace)
+        memset(info->term, 0, sizeof info->term); /* terms not put stay 0 */
+    info->sum[WHITE] = info->sum[BLACK] = (Score){0, 0};
     info->special = NULL;
     info->scale = info->scale_mg = SCALE_NORMAL;
     info->scale_why = "normal";
     info->phase = phase_of(pos);
     info->mg = info->eg = info->white = 0;
     if (insufficient_material(pos)) {
-        memset(info->term, 0, sizeof info->term);
         info->special = "insufficient mating material";
         info->scale = info->scale_mg = 0;
         info->scale_why = "insufficient mating material";
         return;
     }
-    if (bare_king(pos, info)) { /* clears the terms itself */
+    if (bare_king(pos, info)) {
         info->scale_why = "known win";
         finish(pos, info);
         return;
@@ -325,7 +331,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
     Bits att[2][7];  /* squares attacked, by side and attacking piece type */
     Bits all[2], side_bb[2], area[2], zone[2];
     int ksq[2];
-    bool incremental = !split && psq_version && pos->psq_ver == psq_version;
+    bool incremental = !trace && psq_version && pos->psq_ver == psq_version;
 
     /* 1. Square sets; material and piece-square tables. */
     for (int c = WHITE; c <= BLACK; c++) {
@@ -334,8 +340,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
             side_bb[c] |= pcs[c][t] = pos->bb[MAKE_PIECE(c, t)];
         ksq[c] = SQ64(KING_SQ(pos, c));
         if (incremental) {
-            info->term[T_MATERIAL][c] = pos->psq[c];
-            info->term[T_PST][c] = (Score){0, 0};
+            put(info, T_MATERIAL, c, pos->psq[c]);
             continue;
         }
         Score mat = {0, 0}, pst = {0, 0};
@@ -347,8 +352,8 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
                 pst.mg += WT.pst_mg[t - 1][lsb(x) ^ flip];
                 pst.eg += WT.pst_eg[t - 1][lsb(x) ^ flip];
             }
-        info->term[T_MATERIAL][c] = mat;
-        info->term[T_PST][c] = pst;
+        put(info, T_MATERIAL, c, mat);
+        put(info, T_PST, c, pst);
     }
     Bits occ = side_bb[WHITE] | side_bb[BLACK];
     uint64_t pkey = cache_salt ^ pos->pawn_key;
@@ -369,7 +374,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
     const PawnEntry *pe = pawn_probe(pkey, (const Bits[2]){pcs[WHITE][PAWN], pcs[BLACK][PAWN]});
     for (int t = 0; t < NPAWN_TERMS; t++)
         for (int c = WHITE; c <= BLACK; c++)
-            info->term[T_ISOLATED + t][c] = pe->term[t][c];
+            put(info, T_ISOLATED + t, c, pe->term[t][c]);
 
     /* 4. Pieces: attacks, mobility, king-zone attackers; rooks on files and
      * the seventh, outposts, the bishop pair. */
@@ -416,7 +421,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
         att[c][ROOK] = ar;
         att[c][QUEEN] = aq;
         all[c] = att[c][PAWN] | an | ab | ar | aq | att[c][KING];
-        info->term[T_MOBILITY][c] = mob;
+        put(info, T_MOBILITY, c, mob);
 
         Score rooks = {0, 0}, outposts = {0, 0};
         Bits rk = pcs[c][ROOK];
@@ -436,9 +441,10 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
             add_times(&outposts, WT.outpost[0], popcount(pcs[c][KNIGHT] & safe));
             add_times(&outposts, WT.outpost[1], popcount(pcs[c][BISHOP] & safe));
         }
-        info->term[T_ROOKS][c] = rooks;
-        info->term[T_OUTPOSTS][c] = outposts;
-        info->term[T_BISHOP_PAIR][c] = pos->count[MAKE_PIECE(c, BISHOP)] >= 2 ? WT.bishop_pair : (Score){0, 0};
+        put(info, T_ROOKS, c, rooks);
+        put(info, T_OUTPOSTS, c, outposts);
+        if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
+            put(info, T_BISHOP_PAIR, c, WT.bishop_pair);
     }
 
     /* 5. King safety: the pawn shield on the king's file and its neighbours
@@ -454,10 +460,9 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
         add_times(&sh, WT.shield[1], n2);
         add_times(&sh, WT.shield[2], n0);
         add_times(&sh, WT.king_open_file, popcount(row & ~file_fill(own)));
-        info->term[T_SHIELD][c] = sh;
+        put(info, T_SHIELD, c, sh);
         int n = katt_n[c] < 7 ? katt_n[c] : 7, pct = WT.king_attack_pct[n];
-        info->term[T_KING_ATTACK][c].mg = -(katt_w[c].mg * pct / 100);
-        info->term[T_KING_ATTACK][c].eg = -(katt_w[c].eg * pct / 100);
+        put(info, T_KING_ATTACK, c, (Score){-(katt_w[c].mg * pct / 100), -(katt_w[c].eg * pct / 100)});
     }
 
     /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
@@ -473,8 +478,8 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
         add_times(&th, WT.threat_by_minor[1], popcount(pcs[them][QUEEN] & by_minor));
         for (int t = PAWN; t <= QUEEN; t++)
             add_times(&hg, WT.hanging[t - PAWN], popcount(pcs[them][t] & loose));
-        info->term[T_THREATS][c] = th;
-        info->term[T_HANGING][c] = hg;
+        put(info, T_THREATS, c, th);
+        put(info, T_HANGING, c, hg);
     }
 
     /* 7. Passed pawns: a free path, the kings' distances to the square in
@@ -499,21 +504,15 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
                 }
             }
         }
-        info->term[T_PASSED_KING][c] = kings;
-        info->term[T_PASSED_FREE][c] = free;
+        put(info, T_PASSED_KING, c, kings);
+        put(info, T_PASSED_FREE, c, free);
     }
     for (int c = WHITE; c <= BLACK; c++)
-        info->term[T_UNSTOPPABLE][c] = plies[c] < plies[c ^ 1] - 1 ? WT.unstoppable : (Score){0, 0};
+        if (plies[c] < plies[c ^ 1] - 1)
+            put(info, T_UNSTOPPABLE, c, WT.unstoppable);
 
     /* 8. Tempo. */
-    info->term[T_TEMPO][pos->side] = WT.tempo;
-    info->term[T_TEMPO][pos->side ^ 1] = (Score){0, 0};
-    info->term[T_KNOWN_WIN][WHITE] = info->term[T_KNOWN_WIN][BLACK] = (Score){0, 0};
-#ifdef HEXE_DEBUG
-    for (int t = 0; t < NTERMS; t++)
-        for (int c = WHITE; c <= BLACK; c++)
-            ASSERT(info->term[t][c].mg != 0x5A5A5A5A && info->term[t][c].eg != 0x5A5A5A5A);
-#endif
+    put(info, T_TEMPO, pos->side, WT.tempo);
 
     finish(pos, info);
 }
@@ -522,7 +521,9 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool split)
  * a function of the position alone, so a hit returns exactly what
  * hexe_compute would. An entry holds the key's upper 48 bits and the score
  * (side to move's view) in the low 16. */
+#ifndef EVAL_CACHE_SIZE
 #define EVAL_CACHE_SIZE 8192 /* a power of two */
+#endif
 static _Thread_local uint64_t eval_cache[EVAL_CACHE_SIZE];
 
 static int hexe_eval(const Position *pos)
