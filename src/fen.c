@@ -233,9 +233,34 @@ bool pos_set_fen(Position *out, const char *fen, char *err, size_t errlen)
     return true;
 }
 
+/* Writes the piece-placement field of a FEN from piece letters by square
+ * (a1 = 0 .. h8 = 63, 0 for an empty square); returns the end. */
+static char *write_placement(const char board[64], char *s)
+{
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            char c = board[rank * 8 + file];
+            if (!c) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                *s++ = (char)('0' + empty);
+            empty = 0;
+            *s++ = c;
+        }
+        if (empty)
+            *s++ = (char)('0' + empty);
+        if (rank)
+            *s++ = '/';
+    }
+    return s;
+}
+
 bool pos_set_random(Position *pos, const char *material, int side, uint64_t *seed)
 {
-    char board[64] = {0}, fen[100], *f = fen, err[160];
+    char board[64] = {0}, fen[100], err[160];
     bool white = true;
     for (const char *p = material; *p && *p != '.'; p++) {
         if (*p == 'v') {
@@ -249,49 +274,19 @@ bool pos_set_random(Position *pos, const char *material, int side, uint64_t *see
         } while (board[sq] || (*p == 'P' && (sq < 8 || sq >= 56)));
         board[sq] = white ? *p : (char)tolower((unsigned char)*p);
     }
-    for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            char c = board[rank * 8 + file];
-            if (!c) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *f++ = (char)('0' + empty);
-            empty = 0;
-            *f++ = c;
-        }
-        if (empty)
-            *f++ = (char)('0' + empty);
-        if (rank)
-            *f++ = '/';
-    }
+    char *f = write_placement(board, fen);
     snprintf(f, sizeof fen - (size_t)(f - fen), " %c - - 0 1", side == WHITE ? 'w' : 'b');
     return pos_set_fen(pos, fen, err, sizeof err);
 }
 
 char *pos_get_fen(const Position *pos, char *buf)
 {
-    char *s = buf;
-    for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            int p = pos->board[SQ(file, rank)];
-            if (p == EMPTY) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *s++ = (char)('0' + empty);
-            empty = 0;
-            *s++ = "?PNBRQK??pnbrqk?"[p];
-        }
-        if (empty)
-            *s++ = (char)('0' + empty);
-        if (rank)
-            *s++ = '/';
+    char board[64];
+    for (int sq = 0; sq < 64; sq++) {
+        int p = pos->board[SQ88(sq)];
+        board[sq] = p == EMPTY ? 0 : "?PNBRQK??pnbrqk?"[p];
     }
+    char *s = write_placement(board, buf);
     *s++ = ' ';
     *s++ = pos->side == WHITE ? 'w' : 'b';
     *s++ = ' ';

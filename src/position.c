@@ -48,32 +48,25 @@ void psq_table_changed(void)
         psq_version = 1;
 }
 
-static inline void track_add(Position *pos, int p, int sq)
+/* Piece p appears on (sign 1) or leaves (sign -1) square sq. */
+static inline void track(Position *pos, int p, int sq, int sign)
 {
     int s = SQ64(sq);
     Score *v = &pos->psq[PCOLOR(p)];
     pos->bb[p] ^= (uint64_t)1 << s;
-    v->mg += psq_table[p][s].mg;
-    v->eg += psq_table[p][s].eg;
+    v->mg += sign * psq_table[p][s].mg;
+    v->eg += sign * psq_table[p][s].eg;
     if (PTYPE(p) == PAWN)
         pos->pawn_key ^= zob_piece[p][sq];
 }
 
-static inline void track_del(Position *pos, int p, int sq)
-{
-    int s = SQ64(sq);
-    Score *v = &pos->psq[PCOLOR(p)];
-    pos->bb[p] ^= (uint64_t)1 << s;
-    v->mg -= psq_table[p][s].mg;
-    v->eg -= psq_table[p][s].eg;
-    if (PTYPE(p) == PAWN)
-        pos->pawn_key ^= zob_piece[p][sq];
-}
+static inline void track_add(Position *pos, int p, int sq) { track(pos, p, sq, 1); }
+static inline void track_del(Position *pos, int p, int sq) { track(pos, p, sq, -1); }
 
 static inline void track_move(Position *pos, int p, int from, int to)
 {
-    track_del(pos, p, from);
-    track_add(pos, p, to);
+    track(pos, p, from, -1);
+    track(pos, p, to, 1);
 }
 
 /* unmake_move restores the pawn key and the sums from its Undo entry and
@@ -82,16 +75,12 @@ static inline void bb_flip(Position *pos, int p, int sq) { pos->bb[p] ^= (uint64
 
 void pos_psq_refresh(Position *pos)
 {
-    for (int c = WHITE; c <= BLACK; c++) {
-        Score v = {0, 0};
-        for (int i = 0; i < pos->npieces[c] + pos->npawns[c]; i++) {
-            int sq = i < pos->npieces[c] ? pos->pieces[c][i] : pos->pawns[c][i - pos->npieces[c]];
-            const Score *t = &psq_table[pos->board[sq]][SQ64(sq)];
-            v.mg += t->mg;
-            v.eg += t->eg;
+    pos->psq[WHITE] = pos->psq[BLACK] = (Score){0, 0};
+    for (int p = 0; p < 16; p++)
+        for (uint64_t x = pos->bb[p]; x; x &= x - 1) {
+            pos->psq[PCOLOR(p)].mg += psq_table[p][__builtin_ctzll(x)].mg;
+            pos->psq[PCOLOR(p)].eg += psq_table[p][__builtin_ctzll(x)].eg;
         }
-        pos->psq[c] = v;
-    }
     pos->psq_ver = psq_version;
 }
 
