@@ -627,6 +627,8 @@ static void test_bits(void)
             Bits o = occ | BIT(s);
             bad += rook_attacks(o, s) != naive_rays(o, s, rook_d, 4, true);
             bad += bishop_attacks(o, s) != naive_rays(o, s, bishop_d, 4, true);
+            bad += rook_attacks_lines(o, s) != rook_attacks(o, s); /* both ways, where PEXT is used */
+            bad += bishop_attacks_lines(o, s) != bishop_attacks(o, s);
             if (i == 0) {
                 bad += knight_moves[s] != naive_rays(0, s, knight_d, 8, false);
                 bad += king_moves[s] != naive_rays(0, s, king_d, 8, false);

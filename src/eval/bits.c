@@ -137,3 +137,33 @@ const uint8_t rank_moves[8][64] = {
     },
 };
 /* clang-format on */
+
+#ifdef HEXE_PEXT
+SliderLookup rook_lookup[64], bishop_lookup[64];
+uint16_t slider_table[102400 + 5248]; /* rooks 2^10..2^12 per square, bishops 2^5..2^9 */
+
+/* Run before main (and before any test), so that the lookups are ready
+ * wherever bits.h is used. */
+__attribute__((constructor)) static void slider_lookup_init(void)
+{
+    uint32_t offset = 0;
+    for (int bishop = 0; bishop <= 1; bishop++)
+        for (int s = 0; s < 64; s++) {
+            SliderLookup *l = bishop ? &bishop_lookup[s] : &rook_lookup[s];
+            Bits rays = bishop ? bishop_attacks_lines(0, s) : rook_attacks_lines(0, s);
+            /* a ray's last square blocks nothing beyond it */
+            Bits edges = ((RANK_1_BITS | RANK_1_BITS << 56) & ~(RANK_1_BITS << (s & 56))) |
+                         ((FILE_A_BITS | FILE_A_BITS << 7) & ~(FILE_A_BITS << (s & 7)));
+            l->rays = rays;
+            l->blockers = rays & ~edges;
+            l->offset = offset;
+            for (uint64_t i = 0, n = 1ULL << popcount(l->blockers); i < n; i++) {
+                Bits occ = _pdep_u64(i, l->blockers);
+                Bits a = bishop ? bishop_attacks_lines(occ, s) : rook_attacks_lines(occ, s);
+                slider_table[offset + i] = (uint16_t)_pext_u64(a, rays);
+            }
+            offset += 1U << popcount(l->blockers);
+        }
+}
+#endif
+

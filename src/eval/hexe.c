@@ -71,14 +71,16 @@ static inline void add_times(Score *s, Score v, int n)
     s->eg += v.eg * n;
 }
 
-/* Every term of a side goes through here: summed for the score, and kept
- * for the trace. */
-static inline void put(HexeInfo *info, int t, int c, Score v)
+/* Every term of a side goes through here: summed for the score (in sum,
+ * which hexe_compute keeps in registers), and kept for the trace. */
+static inline void put_sum(HexeInfo *info, bool trace, Score sum[2], int t, int c, Score v)
 {
-    if (info->trace)
+    if (trace)
         info->term[t][c] = v;
-    add(&info->sum[c], v);
+    add(&sum[c], v);
 }
+
+static inline void put(HexeInfo *info, int t, int c, Score v) { put_sum(info, info->trace, info->sum, t, c, v); }
 
 static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
 
@@ -94,6 +96,9 @@ typedef struct {
     uint64_t key;
     Score term[NPAWN_TERMS][2];
     Bits passed[2];
+    Bits files[2]; /* the files with a pawn of each side */
+    Bits safe[2];  /* outpost squares: ranks 4-6 (White; 3-5 for Black), defended
+                    * by an own pawn, out of reach of enemy pawns */
 } PawnEntry;
 
 #ifndef PAWN_CACHE_SIZE
@@ -154,6 +159,9 @@ static void pawn_analyse(const Bits pawns[2], PawnEntry *e)
         for (Bits x = passed; x; x &= x - 1)
             add(&e->term[T_PASSED - T_ISOLATED][c], WT.passed[rel_rank64(c, lsb(x))]);
         e->passed[c] = passed;
+        e->files[c] = file_fill(p);
+        Bits ranks = c == WHITE ? 0x0000FFFFFF000000ULL : 0x000000FFFFFF0000ULL;
+        e->safe[c] = ranks & pawn_attacks(c, p) & ~fill_forward(them, pawn_attacks(them, ep));
     }
 }
 
@@ -289,7 +297,10 @@ static void finish(const Position *pos, HexeInfo *info)
     int mg = info->sum[WHITE].mg - info->sum[BLACK].mg, eg = info->sum[WHITE].eg - info->sum[BLACK].eg;
     info->mg = mg;
     info->eg = eg;
-    if (!info->special) {
+    const uint8_t *n = pos->count;
+    /* (the scale can differ from normal only where a side has no pawns or
+     * each side has one bishop) */
+    if (!info->special && (!pos->npawns[WHITE] || !pos->npawns[BLACK] || (n[WB] == 1 && n[BB] == 1))) {
         bool whole;
         /* The stronger side by the endgame sum, by the middlegame one on a tie
          * (so that a position and its colour-flipped mirror agree). */
@@ -304,7 +315,7 @@ static void finish(const Position *pos, HexeInfo *info)
 /* trace: keep every term, material and piece-square values apart;
  * otherwise only the sums are made, and material plus piece-square values
  * may come from the position's incremental sums. */
-static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
+static inline __attribute__((always_inline)) void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
 {
     info->trace = trace;
     if (trace)
@@ -321,13 +332,15 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
         info->scale_why = "insufficient mating material";
         return;
     }
-    if (bare_king(pos, info)) {
+    if ((pos->npieces[WHITE] == 1 || pos->npieces[BLACK] == 1) && bare_king(pos, info)) {
         info->scale_why = "known win";
         finish(pos, info);
         return;
     }
+    Score sum[2] = {{0, 0}, {0, 0}};
+#define PUT(t, c, ...) put_sum(info, trace, sum, t, c, __VA_ARGS__)
 
-    Bits pcs[2][7];  /* by side and piece type */
+    const Bits (*pcs)[8] = (const Bits (*)[8])pos->bb; /* by side and piece type */
     Bits att[2][7];  /* squares attacked, by side and attacking piece type */
     Bits all[2], side_bb[2], area[2], zone[2];
     int ksq[2];
@@ -337,10 +350,10 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
     for (int c = WHITE; c <= BLACK; c++) {
         side_bb[c] = 0;
         for (int t = PAWN; t <= KING; t++)
-            side_bb[c] |= pcs[c][t] = pos->bb[MAKE_PIECE(c, t)];
+            side_bb[c] |= pcs[c][t];
         ksq[c] = SQ64(KING_SQ(pos, c));
         if (incremental) {
-            put(info, T_MATERIAL, c, pos->psq[c]);
+            PUT(T_MATERIAL, c, pos->psq[c]);
             continue;
         }
         Score mat = {0, 0}, pst = {0, 0};
@@ -352,8 +365,8 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
                 pst.mg += WT.pst_mg[t - 1][lsb(x) ^ flip];
                 pst.eg += WT.pst_eg[t - 1][lsb(x) ^ flip];
             }
-        put(info, T_MATERIAL, c, mat);
-        put(info, T_PST, c, pst);
+        PUT(T_MATERIAL, c, mat);
+        PUT(T_PST, c, pst);
     }
     Bits occ = side_bb[WHITE] | side_bb[BLACK];
     uint64_t pkey = cache_salt ^ pos->pawn_key;
@@ -374,7 +387,7 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
     const PawnEntry *pe = pawn_probe(pkey, (const Bits[2]){pcs[WHITE][PAWN], pcs[BLACK][PAWN]});
     for (int t = 0; t < NPAWN_TERMS; t++)
         for (int c = WHITE; c <= BLACK; c++)
-            put(info, T_ISOLATED + t, c, pe->term[t][c]);
+            PUT(T_ISOLATED + t, c, pe->term[t][c]);
 
     /* 4. Pieces: attacks, mobility, king-zone attackers; rooks on files and
      * the seventh, outposts, the bishop pair. */
@@ -421,12 +434,12 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
         att[c][ROOK] = ar;
         att[c][QUEEN] = aq;
         all[c] = att[c][PAWN] | an | ab | ar | aq | att[c][KING];
-        put(info, T_MOBILITY, c, mob);
+        PUT(T_MOBILITY, c, mob);
 
         Score rooks = {0, 0}, outposts = {0, 0};
         Bits rk = pcs[c][ROOK];
         if (rk) {
-            Bits mine = file_fill(pcs[c][PAWN]), theirs = file_fill(pcs[them][PAWN]);
+            Bits mine = pe->files[c], theirs = pe->files[them];
             add_times(&rooks, WT.rook_open, popcount(rk & ~mine & ~theirs));
             add_times(&rooks, WT.rook_semiopen, popcount(rk & ~mine & theirs));
             Bits rank7 = c == WHITE ? RANK_1_BITS << 48 : RANK_1_BITS << 8;
@@ -434,17 +447,12 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
             if ((rk & rank7) && ((pcs[them][KING] & rank8) || (pcs[them][PAWN] & rank7)))
                 add_times(&rooks, WT.rook_seventh, popcount(rk & rank7));
         }
-        Bits minors = pcs[c][KNIGHT] | pcs[c][BISHOP];
-        if (minors) {
-            Bits ranks = c == WHITE ? 0x0000FFFFFF000000ULL : 0x000000FFFFFF0000ULL;
-            Bits safe = ranks & att[c][PAWN] & ~fill_forward(them, att[them][PAWN]);
-            add_times(&outposts, WT.outpost[0], popcount(pcs[c][KNIGHT] & safe));
-            add_times(&outposts, WT.outpost[1], popcount(pcs[c][BISHOP] & safe));
-        }
-        put(info, T_ROOKS, c, rooks);
-        put(info, T_OUTPOSTS, c, outposts);
+        add_times(&outposts, WT.outpost[0], popcount(pcs[c][KNIGHT] & pe->safe[c]));
+        add_times(&outposts, WT.outpost[1], popcount(pcs[c][BISHOP] & pe->safe[c]));
+        PUT(T_ROOKS, c, rooks);
+        PUT(T_OUTPOSTS, c, outposts);
         if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
-            put(info, T_BISHOP_PAIR, c, WT.bishop_pair);
+            PUT(T_BISHOP_PAIR, c, WT.bishop_pair);
     }
 
     /* 5. King safety: the pawn shield on the king's file and its neighbours
@@ -459,10 +467,10 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
         add_times(&sh, WT.shield[0], n1);
         add_times(&sh, WT.shield[1], n2);
         add_times(&sh, WT.shield[2], n0);
-        add_times(&sh, WT.king_open_file, popcount(row & ~file_fill(own)));
-        put(info, T_SHIELD, c, sh);
+        add_times(&sh, WT.king_open_file, popcount(row & ~pe->files[c]));
+        PUT(T_SHIELD, c, sh);
         int n = katt_n[c] < 7 ? katt_n[c] : 7, pct = WT.king_attack_pct[n];
-        put(info, T_KING_ATTACK, c, (Score){-(katt_w[c].mg * pct / 100), -(katt_w[c].eg * pct / 100)});
+        PUT(T_KING_ATTACK, c, (Score){-(katt_w[c].mg * pct / 100), -(katt_w[c].eg * pct / 100)});
     }
 
     /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
@@ -478,8 +486,8 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
         add_times(&th, WT.threat_by_minor[1], popcount(pcs[them][QUEEN] & by_minor));
         for (int t = PAWN; t <= QUEEN; t++)
             add_times(&hg, WT.hanging[t - PAWN], popcount(pcs[them][t] & loose));
-        put(info, T_THREATS, c, th);
-        put(info, T_HANGING, c, hg);
+        PUT(T_THREATS, c, th);
+        PUT(T_HANGING, c, hg);
     }
 
     /* 7. Passed pawns: a free path, the kings' distances to the square in
@@ -504,16 +512,19 @@ static void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
                 }
             }
         }
-        put(info, T_PASSED_KING, c, kings);
-        put(info, T_PASSED_FREE, c, free);
+        PUT(T_PASSED_KING, c, kings);
+        PUT(T_PASSED_FREE, c, free);
     }
     for (int c = WHITE; c <= BLACK; c++)
         if (plies[c] < plies[c ^ 1] - 1)
-            put(info, T_UNSTOPPABLE, c, WT.unstoppable);
+            PUT(T_UNSTOPPABLE, c, WT.unstoppable);
 
     /* 8. Tempo. */
-    put(info, T_TEMPO, pos->side, WT.tempo);
+    PUT(T_TEMPO, pos->side, WT.tempo);
 
+#undef PUT
+    info->sum[WHITE] = sum[WHITE];
+    info->sum[BLACK] = sum[BLACK];
     finish(pos, info);
 }
 
