@@ -65,8 +65,8 @@ static inline void track_del(Position *pos, int p, int sq) { track(pos, p, sq, -
 
 static inline void track_move(Position *pos, int p, int from, int to)
 {
-    track(pos, p, from, -1);
-    track(pos, p, to, 1);
+    track_del(pos, p, from);
+    track_add(pos, p, to);
 }
 
 /* unmake_move restores the pawn key and the sums from its Undo entry and

@@ -47,9 +47,7 @@ static const char *const term_name[NTERMS] = {
 };
 
 typedef struct {
-    bool trace;          /* keep every term (else only their sums) */
-    Score term[NTERMS][2];
-    Score sum[2];        /* of the terms, per side */
+    Score term[NTERMS][2]; /* filled only for the trace */
     int phase;
     int scale, scale_mg; /* out of 64, for the endgame and the middlegame part */
     const char *scale_why;
@@ -71,16 +69,14 @@ static inline void add_times(Score *s, Score v, int n)
     s->eg += v.eg * n;
 }
 
-/* Every term of a side goes through here: summed for the score (in sum,
- * which hexe_compute keeps in registers), and kept for the trace. */
-static inline void put_sum(HexeInfo *info, bool trace, Score sum[2], int t, int c, Score v)
+/* Every term of a side goes through here: summed for the score (sum is
+ * hexe_compute's local, kept in registers), and kept for the trace. */
+static inline void put(HexeInfo *info, bool trace, Score sum[2], int t, int c, Score v)
 {
     if (trace)
         info->term[t][c] = v;
     add(&sum[c], v);
 }
-
-static inline void put(HexeInfo *info, int t, int c, Score v) { put_sum(info, info->trace, info->sum, t, c, v); }
 
 static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
 
@@ -187,8 +183,10 @@ static int phase_of(const Position *pos)
 /* A bare king against mating material (a queen, a rook, bishop and knight or
  * two bishops on both colours): a big bonus, the lone king driven to the
  * edge (to a corner of the bishop's colour in KBNK) and the kings together. */
-static bool bare_king(const Position *pos, HexeInfo *info)
+static bool bare_king(const Position *pos, HexeInfo *info, bool trace, Score sum[2])
 {
+    if (pos->npieces[WHITE] > 1 && pos->npieces[BLACK] > 1)
+        return false; /* the usual case, before any other work */
     for (int s = WHITE; s <= BLACK; s++) {
         int weak = s ^ 1;
         if (pos->npieces[weak] != 1 || pos->npawns[weak] != 0)
@@ -211,7 +209,7 @@ static bool bare_king(const Position *pos, HexeInfo *info)
         int mat = 0;
         for (int t = PAWN; t <= QUEEN; t++)
             mat += WT.material[t - PAWN].eg * n[MAKE_PIECE(s, t)];
-        put(info, T_MATERIAL, s, (Score){mat, mat});
+        put(info, trace, sum, T_MATERIAL, s, (Score){mat, mat});
 
         int lk = KING_SQ(pos, weak), sk = KING_SQ(pos, s);
         int fd = FILE_OF(lk) < 4 ? 3 - FILE_OF(lk) : FILE_OF(lk) - 4;
@@ -222,7 +220,7 @@ static bool bare_king(const Position *pos, HexeInfo *info)
             int d1 = distance(lk, c1), d2 = distance(lk, c2);
             v += WT.lone_king_corner * (7 - (d1 < d2 ? d1 : d2));
         }
-        put(info, T_KNOWN_WIN, s, (Score){v, v});
+        put(info, trace, sum, T_KNOWN_WIN, s, (Score){v, v});
         info->special = "bare king against mating material";
         return true;
     }
@@ -243,13 +241,17 @@ static int npm(const Position *pos, int c)
 static int scale_factor(const Position *pos, int strong, const char **why, bool *whole)
 {
     const uint8_t *n = pos->count;
+    *whole = false;
+    *why = "normal";
+    /* Only a side without pawns or bishops of one each can change the scale. */
+    if (pos->npawns[strong] && !(n[WB] == 1 && n[BB] == 1))
+        return SCALE_NORMAL;
     int weak = strong ^ 1;
     int sn = n[MAKE_PIECE(strong, KNIGHT)], sb = n[MAKE_PIECE(strong, BISHOP)];
     int sr = n[MAKE_PIECE(strong, ROOK)], sq = n[MAKE_PIECE(strong, QUEEN)];
     int wminors = n[MAKE_PIECE(weak, KNIGHT)] + n[MAKE_PIECE(weak, BISHOP)];
     int wmajors = n[MAKE_PIECE(weak, ROOK)] + n[MAKE_PIECE(weak, QUEEN)];
     int minor = WT.material[BISHOP - PAWN].eg;
-    *whole = false;
     if (pos->npawns[strong] == 0) {
         *whole = true;
         int s_npm = npm(pos, strong), w_npm = npm(pos, weak);
@@ -286,21 +288,17 @@ static int scale_factor(const Position *pos, int strong, const char **why, bool 
             return WT.scale_ocb_pieces;
         }
     }
-    *why = "normal";
     return SCALE_NORMAL;
 }
 
 /* ---- The evaluation ---- */
 
-static void finish(const Position *pos, HexeInfo *info)
+static void finish(const Position *pos, HexeInfo *info, const Score sum[2])
 {
-    int mg = info->sum[WHITE].mg - info->sum[BLACK].mg, eg = info->sum[WHITE].eg - info->sum[BLACK].eg;
+    int mg = sum[WHITE].mg - sum[BLACK].mg, eg = sum[WHITE].eg - sum[BLACK].eg;
     info->mg = mg;
     info->eg = eg;
-    const uint8_t *n = pos->count;
-    /* (the scale can differ from normal only where a side has no pawns or
-     * each side has one bishop) */
-    if (!info->special && (!pos->npawns[WHITE] || !pos->npawns[BLACK] || (n[WB] == 1 && n[BB] == 1))) {
+    if (!info->special) {
         bool whole;
         /* The stronger side by the endgame sum, by the middlegame one on a tie
          * (so that a position and its colour-flipped mirror agree). */
@@ -317,10 +315,8 @@ static void finish(const Position *pos, HexeInfo *info)
  * may come from the position's incremental sums. */
 static inline __attribute__((always_inline)) void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
 {
-    info->trace = trace;
     if (trace)
         memset(info->term, 0, sizeof info->term); /* terms not put stay 0 */
-    info->sum[WHITE] = info->sum[BLACK] = (Score){0, 0};
     info->special = NULL;
     info->scale = info->scale_mg = SCALE_NORMAL;
     info->scale_why = "normal";
@@ -332,13 +328,13 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         info->scale_why = "insufficient mating material";
         return;
     }
-    if ((pos->npieces[WHITE] == 1 || pos->npieces[BLACK] == 1) && bare_king(pos, info)) {
+    Score sum[2] = {{0, 0}, {0, 0}};
+    if (bare_king(pos, info, trace, sum)) {
         info->scale_why = "known win";
-        finish(pos, info);
+        finish(pos, info, sum);
         return;
     }
-    Score sum[2] = {{0, 0}, {0, 0}};
-#define PUT(t, c, ...) put_sum(info, trace, sum, t, c, __VA_ARGS__)
+#define PUT(t, c, ...) put(info, trace, sum, t, c, __VA_ARGS__)
 
     const Bits (*pcs)[8] = (const Bits (*)[8])pos->bb; /* by side and piece type */
     Bits att[2][7];  /* squares attacked, by side and attacking piece type */
@@ -523,9 +519,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
     PUT(T_TEMPO, pos->side, WT.tempo);
 
 #undef PUT
-    info->sum[WHITE] = sum[WHITE];
-    info->sum[BLACK] = sum[BLACK];
-    finish(pos, info);
+    finish(pos, info, sum);
 }
 
 /* Scores already computed, per thread, by position key: the evaluation is
