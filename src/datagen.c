@@ -17,7 +17,7 @@
 
 typedef struct {
     const char *openings, *out;
-    int games, nodes, seed, skip_plies;
+    int games, nodes, seed, skip_plies, random_plies, per_game;
     const char *eval;
 } DatagenArgs;
 
@@ -25,10 +25,14 @@ static int usage(void)
 {
     fprintf(stderr,
             "usage: hexe datagen [--games N] [--nodes N] [--openings FILE.epd] [--out FILE]\n"
-            "                    [--seed N] [--eval NAME]\n"
+            "                    [--seed N] [--eval NAME] [--random-plies N] [--per-game N]\n"
             "Plays N self-play games (default 1000) at N nodes a move (default 5000)\n"
             "from random openings of FILE (default ../shared/openings/balanced-2000.epd)\n"
-            "and appends '<FEN> | <result>' lines to FILE (default datagen.txt).\n");
+            "and appends '<FEN> | <result>' lines to FILE (default datagen.txt).\n"
+            "--random-plies N: random legal moves played after the opening (default 4), so\n"
+            "that games from the same opening differ; a game whose first search then scores\n"
+            "beyond 3 pawns is dropped. --per-game N: keep at most N positions of a game,\n"
+            "picked at random (default 0: all).\n");
     return 2;
 }
 
@@ -76,9 +80,83 @@ static uint64_t rng_next(uint64_t *s)
     return *s;
 }
 
+/* Plays n random legal moves; false when the game ends on the way. */
+static bool random_plies(Position *pos, int n, uint64_t *rng)
+{
+    for (int i = 0; i < n; i++) {
+        MoveList l;
+        gen_legal(pos, &l);
+        if (l.count == 0)
+            return false;
+        pos_reserve(pos, 1);
+        make_move(pos, l.moves[rng_next(rng) % (uint64_t)l.count]);
+    }
+    return true;
+}
+
+/* Plays one game from pos and writes up to per_game of its quiet positions with
+ * the result. Returns the result for White (0, 0.5, 1), or -1 when the start
+ * was too lopsided or the game was over at once (nothing written). */
+static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, FILE *out, long *written)
+{
+    search_clear();
+    char (*fens)[100] = malloc(600 * sizeof *fens);
+    char fen[128];
+    int nfens = 0, ply = 0;
+    double result = 0.5;
+    int lopsided = 0, drawish = 0;
+    for (;;) {
+        MoveList l;
+        gen_legal(pos, &l);
+        if (l.count == 0) {
+            result = in_check(pos) ? (pos->side == WHITE ? 0.0 : 1.0) : 0.5;
+            break;
+        }
+        if (pos->halfmove >= 100 || is_repetition(pos, 2) || insufficient_material(pos) || ply >= 400)
+            break;
+        Limits lim;
+        limits_init(&lim);
+        lim.nodes = (uint64_t)a->nodes;
+        SearchResult r = search_sync(pos, &lim, true);
+        int white_score = pos->side == WHITE ? r.score : -r.score;
+        if (ply == 0 && abs(r.score) > 300)
+            break; /* the random plies left a lopsided start */
+        /* Adjudicate clear wins and dead draws to save time. */
+        lopsided = abs(white_score) >= 1500 ? lopsided + 1 : 0;
+        drawish = abs(white_score) <= 5 && ply > 80 ? drawish + 1 : 0;
+        if (lopsided >= 6) {
+            result = white_score > 0 ? 1.0 : 0.0;
+            break;
+        }
+        if (drawish >= 12)
+            break;
+        if (ply >= a->skip_plies && nfens < 600 && quiet_position(pos, r.best) && abs(r.score) < 2000)
+            strcpy(fens[nfens++], pos_get_fen(pos, fen));
+        pos_reserve(pos, 1);
+        make_move(pos, r.best);
+        ply++;
+    }
+    if (ply == 0)
+        result = -1;
+    /* A random subset of per_game positions: a partial Fisher-Yates shuffle. */
+    int keep = result < 0 ? 0 : a->per_game > 0 && a->per_game < nfens ? a->per_game : nfens;
+    for (int i = 0; i < keep; i++) {
+        int j = i + (int)(rng_next(rng) % (uint64_t)(nfens - i));
+        char tmp[100];
+        memcpy(tmp, fens[i], sizeof tmp);
+        memcpy(fens[i], fens[j], sizeof tmp);
+        memcpy(fens[j], tmp, sizeof tmp);
+        fprintf(out, "%s | %.1f\n", fens[i], result);
+    }
+    fflush(out);
+    *written += keep;
+    free(fens);
+    return result;
+}
+
 int datagen_main(int argc, char **argv)
 {
-    DatagenArgs a = {"../shared/openings/balanced-2000.epd", "datagen.txt", 1000, 5000, 0, 8, NULL};
+    DatagenArgs a = {"../shared/openings/balanced-2000.epd", "datagen.txt", 1000, 5000, 0, 8, 4, 0, NULL};
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--help") || !v)
@@ -95,6 +173,10 @@ int datagen_main(int argc, char **argv)
             a.seed = atoi(v);
         else if (!strcmp(k, "--eval"))
             a.eval = v;
+        else if (!strcmp(k, "--random-plies"))
+            a.random_plies = atoi(v);
+        else if (!strcmp(k, "--per-game"))
+            a.per_game = atoi(v);
         else
             return usage();
     }
@@ -117,55 +199,20 @@ int datagen_main(int argc, char **argv)
     Position pos = {0};
     long positions = 0;
     int64_t t0 = now_ms();
-    int results[3] = {0, 0, 0};
+    int results[3] = {0, 0, 0}, dropped = 0;
     for (int g = 0; g < a.games; g++) {
-        char err[160], fen[128];
+        char err[160];
         const char *opening = open[rng_next(&rng) % (uint64_t)nopen];
-        if (!pos_set_fen(&pos, opening, err, sizeof err))
-            continue;
-        search_clear();
-        char (*fens)[100] = malloc(600 * sizeof *fens);
-        int nfens = 0, ply = 0;
-        double result = 0.5;
-        int lopsided = 0, drawish = 0;
-        for (;;) {
-            MoveList l;
-            gen_legal(&pos, &l);
-            if (l.count == 0) {
-                result = in_check(&pos) ? (pos.side == WHITE ? 0.0 : 1.0) : 0.5;
-                break;
-            }
-            if (pos.halfmove >= 100 || is_repetition(&pos, 2) || insufficient_material(&pos) || ply >= 400)
-                break;
-            Limits lim;
-            limits_init(&lim);
-            lim.nodes = (uint64_t)a.nodes;
-            SearchResult r = search_sync(&pos, &lim, true);
-            int white_score = pos.side == WHITE ? r.score : -r.score;
-            /* Adjudicate clear wins and dead draws to save time. */
-            lopsided = abs(white_score) >= 1500 ? lopsided + 1 : 0;
-            drawish = abs(white_score) <= 5 && ply > 80 ? drawish + 1 : 0;
-            if (lopsided >= 6) {
-                result = white_score > 0 ? 1.0 : 0.0;
-                break;
-            }
-            if (drawish >= 12)
-                break;
-            if (ply >= a.skip_plies && nfens < 600 && quiet_position(&pos, r.best) && abs(r.score) < 2000)
-                strcpy(fens[nfens++], pos_get_fen(&pos, fen));
-            pos_reserve(&pos, 1);
-            make_move(&pos, r.best);
-            ply++;
-        }
-        results[result == 1.0 ? 0 : result == 0.5 ? 1 : 2]++;
-        for (int i = 0; i < nfens; i++)
-            fprintf(out, "%s | %.1f\n", fens[i], result);
-        fflush(out);
-        positions += nfens;
-        free(fens);
+        double result = -1;
+        if (pos_set_fen(&pos, opening, err, sizeof err) && random_plies(&pos, a.random_plies, &rng))
+            result = play_game(&pos, &a, &rng, out, &positions);
+        if (result < 0)
+            dropped++;
+        else
+            results[result == 1.0 ? 0 : result == 0.5 ? 1 : 2]++;
         int64_t ms = now_ms() - t0;
-        fprintf(stderr, "\rgame %d/%d  +%d =%d -%d  %ld positions  %.1f games/s   ", g + 1, a.games, results[0],
-                results[1], results[2], positions, ms ? (g + 1) * 1000.0 / (double)ms : 0.0);
+        fprintf(stderr, "\rgame %d/%d  +%d =%d -%d  dropped %d  %ld positions  %.1f games/s   ", g + 1, a.games,
+                results[0], results[1], results[2], dropped, positions, ms ? (g + 1) * 1000.0 / (double)ms : 0.0);
     }
     fprintf(stderr, "\n");
     fclose(out);

@@ -37,13 +37,15 @@ typedef struct {
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: hexe tune --data FILE [--max N] [--rounds R] [--epochs E] [--lr X] [--min-count N]\n"
-            "                 [--freeze NAME-PREFIX]... [--out FILE] [--inc FILE]\n"
+            "usage: hexe tune --data FILE [--validate FILE] [--max N] [--rounds R] [--epochs E] [--lr X]\n"
+            "                 [--min-count N] [--freeze NAME-PREFIX]... [--out FILE] [--inc FILE]\n"
             "Fits the weights of the `hexe` evaluator to the results in FILE (lines\n"
             "'<FEN> | <result>' from `hexe datagen`) and writes them to FILE (default\n"
             "hexe-tuned.txt: 'name = value' lines; `--inc FILE` writes a hexe_defaults.inc).\n"
             "A weight is tuned only when at least --min-count positions (default 500) depend on it,\n"
-            "and never when its name starts with a --freeze prefix (e.g. --freeze pst_).\n");
+            "and never when its name starts with a --freeze prefix (e.g. --freeze pst_).\n"
+            "--validate FILE: positions of other games, not fitted; their error is printed\n"
+            "after every round to show over-fitting.\n");
     return 2;
 }
 
@@ -108,6 +110,21 @@ static int load(Data *d, const char *path, int max)
     return d->n;
 }
 
+/* Error of the current weights on a data set. */
+static double current_error(Data *d, double k)
+{
+    for (int i = 0; i < d->n; i++)
+        d->eval[i] = white_eval(&d->pos[i]);
+    return error_of(d, k, d->eval);
+}
+
+static void free_data(Data *d)
+{
+    for (int i = 0; i < d->n; i++)
+        pos_free(&d->pos[i]);
+    free(d->pos), free(d->result), free(d->base), free(d->eval);
+}
+
 /* Measures each weight's coefficient in every position around the current weights. */
 static Coef **linearize(Data *d, int np, int *ncoef)
 {
@@ -162,7 +179,7 @@ static void model_eval(Data *d, Coef **coef, int np, const double *w)
 
 int tune_main(int argc, char **argv)
 {
-    const char *data = NULL, *out = "hexe-tuned.txt", *inc = NULL;
+    const char *data = NULL, *validate = NULL, *out = "hexe-tuned.txt", *inc = NULL;
     int max = 0, rounds = 3, epochs = 300, min_count = 500;
     double lr = 1.0;
     const char *freeze[16];
@@ -173,6 +190,8 @@ int tune_main(int argc, char **argv)
             return usage();
         if (!strcmp(k, "--data"))
             data = v;
+        else if (!strcmp(k, "--validate"))
+            validate = v;
         else if (!strcmp(k, "--max"))
             max = atoi(v);
         else if (!strcmp(k, "--rounds"))
@@ -198,13 +217,19 @@ int tune_main(int argc, char **argv)
         fprintf(stderr, "tune: the hexe evaluator is missing\n");
         return 1;
     }
-    Data d = {0};
+    Data d = {0}, hold = {0};
     if (load(&d, data, max) <= 0) {
         fprintf(stderr, "tune: no positions read from %s\n", data);
         return 1;
     }
+    if (validate && load(&hold, validate, 0) <= 0) {
+        fprintf(stderr, "tune: no positions read from %s\n", validate);
+        free_data(&d);
+        return 1;
+    }
     d.base = malloc((size_t)d.n * sizeof *d.base);
     d.eval = malloc((size_t)d.n * sizeof *d.eval);
+    hold.eval = malloc((size_t)hold.n * sizeof *hold.eval + 1);
     int np = hexe_param_count();
     fprintf(stderr, "%d positions, %d weights\n", d.n, np);
 
@@ -224,6 +249,8 @@ int tune_main(int argc, char **argv)
         d.eval[i] = white_eval(&d.pos[i]);
     double k = fit_k(&d, d.eval);
     fprintf(stderr, "K = %.4f, starting error %.6f\n", k, error_of(&d, k, d.eval));
+    if (hold.n)
+        fprintf(stderr, "validation: %d positions, starting error %.6f\n", hold.n, current_error(&hold, k));
 
     int step = 0;
     for (int r = 0; r < rounds; r++) {
@@ -267,9 +294,9 @@ int tune_main(int argc, char **argv)
         }
         free(coef);
         hexe_params_changed();
-        for (int i = 0; i < d.n; i++)
-            d.eval[i] = white_eval(&d.pos[i]);
-        fprintf(stderr, "round %d: true error with rounded weights %.6f\n", r + 1, error_of(&d, k, d.eval));
+        fprintf(stderr, "round %d: true error with rounded weights %.6f\n", r + 1, current_error(&d, k));
+        if (hold.n)
+            fprintf(stderr, "round %d: validation error %.6f\n", r + 1, current_error(&hold, k));
     }
 
     FILE *f = fopen(out, "w");
@@ -286,9 +313,8 @@ int tune_main(int argc, char **argv)
             fprintf(stderr, "initializer written to %s\n", inc);
         }
     }
-    for (int i = 0; i < d.n; i++)
-        pos_free(&d.pos[i]);
-    free(d.pos), free(d.result), free(d.base), free(d.eval);
+    free_data(&d);
+    free_data(&hold);
     free(w), free(m), free(v), free(g), free(ncoef), free(frozen);
     return 0;
 }

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""`hexe datagen` and `hexe tune` as a user runs them: the data format, the
+per-game sample limit, the random plies that make games from one opening
+differ, the tuner's output and validation report, and bad arguments."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_harness import Checks  # noqa: E402
+
+HEXE = os.environ.get("HEXE", "./hexe")
+SHARED = os.environ.get("HEXE_SHARED", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared"))
+OPENINGS = os.path.join(SHARED, "openings", "balanced-2000.epd")
+C = Checks("test_datagen_tune")
+TMP = tempfile.mkdtemp(prefix="hexe-dg-")
+LINE = re.compile(r"^(\S+ [wb] \S+ \S+ \d+ \d+) \| (1\.0|0\.5|0\.0)$")
+
+
+def run(*args, timeout=120):
+    return subprocess.run([HEXE, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def datagen(out, *extra):
+    return run("datagen", "--nodes", "800", "--openings", OPENINGS, "--out", out, *extra)
+
+
+def lines_of(path):
+    with open(path) as f:
+        return f.read().splitlines()
+
+
+def data_format(c):
+    out = os.path.join(TMP, "a.txt")
+    r = datagen(out, "--games", "4", "--seed", "5", "--per-game", "3")
+    c.check(r.returncode == 0, "datagen exits 0 (%d): %s" % (r.returncode, r.stderr[-200:]))
+    c.check("game 4/4" in r.stderr and "positions" in r.stderr, "datagen shows its progress")
+    lines = lines_of(out)
+    c.check(0 < len(lines) <= 4 * 3, "at most 3 positions from each of 4 games (%d lines)" % len(lines))
+    c.check(all(LINE.match(l) for l in lines), "every line is '<FEN> | <result>'")
+    r = datagen(os.path.join(TMP, "b.txt"), "--games", "4", "--seed", "5")
+    c.check(r.returncode == 0 and len(lines_of(os.path.join(TMP, "b.txt"))) > len(lines),
+            "without --per-game the same games give all their quiet positions")
+
+
+def random_plies(c):
+    one = os.path.join(TMP, "one.epd")
+    with open(OPENINGS) as f:
+        first = next(l for l in f if l.strip())
+    with open(one, "w") as f:
+        f.write(first)
+    runs = {}
+    for name, plies, seed in (("p0s1", "0", "1"), ("p0s2", "0", "2"), ("p4s1", "4", "1"), ("p4s2", "4", "2")):
+        out = os.path.join(TMP, name + ".txt")
+        r = run("datagen", "--nodes", "600", "--games", "1", "--seed", seed, "--random-plies", plies,
+                "--openings", one, "--out", out)
+        c.check(r.returncode == 0, "datagen %s exits 0" % name)
+        runs[name] = sorted(lines_of(out)) if os.path.exists(out) else []  # order is shuffled
+    c.check(runs["p0s1"] and runs["p0s1"] == runs["p0s2"],
+            "without random plies one opening gives the same game whatever the seed")
+    c.check(runs["p4s1"] != runs["p4s2"], "with random plies the seed changes the game")
+
+
+def tune(c):
+    data = os.path.join(TMP, "a.txt")
+    hold = os.path.join(TMP, "b.txt")
+    out = os.path.join(TMP, "w.txt")
+    inc = os.path.join(TMP, "w.inc")
+    r = run("tune", "--data", data, "--validate", hold, "--rounds", "1", "--epochs", "2", "--min-count", "1",
+            "--out", out, "--inc", inc, timeout=300)
+    c.check(r.returncode == 0, "tune exits 0 (%d): %s" % (r.returncode, r.stderr[-300:]))
+    c.check(re.search(r"K = [0-9.]+, starting error 0\.\d+", r.stderr) is not None, "tune reports K and the error")
+    c.check(re.search(r"validation: \d+ positions, starting error 0\.\d+", r.stderr) is not None,
+            "tune reports the validation error at the start")
+    c.check(re.search(r"round 1: validation error 0\.\d+", r.stderr) is not None,
+            "tune reports the validation error after the round")
+    c.check("positions/s" in r.stderr, "tune shows positions per second")
+    w = lines_of(out) if os.path.exists(out) else []
+    c.check(len(w) > 1000 and all(re.match(r"^.+ = -?\d+$", l) for l in w), "weights written as 'name = value'")
+    c.check(os.path.exists(inc) and os.path.getsize(inc) > 1000, "initializer written")
+
+
+def bad_arguments(c):
+    r = run("datagen", "--games", "1", "--openings", os.path.join(TMP, "missing.epd"),
+            "--out", os.path.join(TMP, "x.txt"))
+    c.check(r.returncode != 0 and "cannot read openings" in r.stderr, "datagen: missing openings reported")
+    r = run("datagen", "--bogus", "1")
+    c.check(r.returncode != 0 and "usage" in r.stderr, "datagen: unknown option shows usage")
+    r = run("tune", "--data", os.path.join(TMP, "missing.txt"))
+    c.check(r.returncode != 0 and "no positions" in r.stderr, "tune: missing data reported")
+    r = run("tune", "--data", os.path.join(TMP, "a.txt"), "--validate", os.path.join(TMP, "missing.txt"))
+    c.check(r.returncode != 0 and "no positions" in r.stderr, "tune: missing validation data reported")
+
+
+C.run(data_format)
+C.run(random_plies)
+C.run(tune)
+C.run(bad_arguments)
+sys.exit(C.report())
