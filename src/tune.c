@@ -44,8 +44,8 @@ static int usage(void)
             "hexe-tuned.txt: 'name = value' lines; `--inc FILE` writes a hexe_defaults.inc).\n"
             "A weight is tuned only when at least --min-count positions (default 500) depend on it,\n"
             "and never when its name starts with a --freeze prefix (e.g. --freeze pst_).\n"
-            "--validate FILE: positions of other games, not fitted; their error is printed\n"
-            "after every round to show over-fitting.\n");
+            "--validate FILE: positions of other games, not fitted; the tuner keeps the\n"
+            "weights with the lowest error on them (checked every 25 epochs): early stopping.\n");
     return 2;
 }
 
@@ -108,6 +108,14 @@ static int load(Data *d, const char *path, int max)
     }
     fclose(f);
     return d->n;
+}
+
+/* Makes w, rounded, the evaluator's weights. */
+static void set_weights(const double *w, int np)
+{
+    for (int j = 0; j < np; j++)
+        *hexe_param(j) = (int)lround(w[j]);
+    hexe_params_changed();
 }
 
 /* Error of the current weights on a data set. */
@@ -249,14 +257,24 @@ int tune_main(int argc, char **argv)
         d.eval[i] = white_eval(&d.pos[i]);
     double k = fit_k(&d, d.eval);
     fprintf(stderr, "K = %.4f, starting error %.6f\n", k, error_of(&d, k, d.eval));
+    /* With validation data the tuner stops early: it keeps the weights with the
+     * lowest validation error seen (checked every 25 epochs). */
+    double best_err = hold.n ? current_error(&hold, k) : 0;
+    double *best = malloc((size_t)np * sizeof *best);
+    for (int j = 0; j < np; j++)
+        best[j] = *hexe_param(j);
     if (hold.n)
-        fprintf(stderr, "validation: %d positions, starting error %.6f\n", hold.n, current_error(&hold, k));
+        fprintf(stderr, "validation: %d positions, starting error %.6f\n", hold.n, best_err);
 
     int step = 0;
     for (int r = 0; r < rounds; r++) {
         Coef **coef = linearize(&d, np, ncoef);
         for (int j = 0; j < np; j++)
             w[j] = *hexe_param(j);
+        /* A fresh Adam state each round: the weights may have gone back to the best ones. */
+        memset(m, 0, (size_t)np * sizeof *m);
+        memset(v, 0, (size_t)np * sizeof *v);
+        step = 0;
         int64_t t0 = now_ms();
         for (int e = 0; e < epochs; e++) {
             model_eval(&d, coef, np, w);
@@ -283,20 +301,31 @@ int tune_main(int argc, char **argv)
             }
             if (e % 25 == 0 || e == epochs - 1) {
                 double s = (now_ms() - t0) / 1000.0;
-                fprintf(stderr, "\rround %d/%d epoch %d/%d  error %.6f  %.0f positions/s   ", r + 1, rounds, e + 1,
+                fprintf(stderr, "\rround %d/%d epoch %d/%d  error %.6f  %.0f positions/s", r + 1, rounds, e + 1,
                         epochs, error_of(&d, k, d.eval), s > 0 ? (double)d.n * (e + 1) / s : 0);
+                if (hold.n) {
+                    set_weights(w, np);
+                    double ve = current_error(&hold, k);
+                    if (ve < best_err) {
+                        best_err = ve;
+                        memcpy(best, w, (size_t)np * sizeof *best);
+                    }
+                    fprintf(stderr, "  validation %.6f (best %.6f)", ve, best_err);
+                }
+                fprintf(stderr, "   ");
             }
         }
         fprintf(stderr, "\n");
-        for (int j = 0; j < np; j++) {
-            *hexe_param(j) = (int)lround(w[j]);
+        for (int j = 0; j < np; j++)
             free(coef[j]);
-        }
         free(coef);
-        hexe_params_changed();
+        set_weights(w, np);
         fprintf(stderr, "round %d: true error with rounded weights %.6f\n", r + 1, current_error(&d, k));
-        if (hold.n)
-            fprintf(stderr, "round %d: validation error %.6f\n", r + 1, current_error(&hold, k));
+        if (hold.n) {
+            fprintf(stderr, "round %d: validation error %.6f, keeping the best weights so far (%.6f)\n", r + 1,
+                    current_error(&hold, k), best_err);
+            set_weights(best, np);
+        }
     }
 
     FILE *f = fopen(out, "w");
@@ -315,6 +344,6 @@ int tune_main(int argc, char **argv)
     }
     free_data(&d);
     free_data(&hold);
-    free(w), free(m), free(v), free(g), free(ncoef), free(frozen);
+    free(best), free(w), free(m), free(v), free(g), free(ncoef), free(frozen);
     return 0;
 }

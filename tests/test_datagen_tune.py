@@ -74,8 +74,11 @@ def tune(c):
     c.check(re.search(r"K = [0-9.]+, starting error 0\.\d+", r.stderr) is not None, "tune reports K and the error")
     c.check(re.search(r"validation: \d+ positions, starting error 0\.\d+", r.stderr) is not None,
             "tune reports the validation error at the start")
-    c.check(re.search(r"round 1: validation error 0\.\d+", r.stderr) is not None,
-            "tune reports the validation error after the round")
+    start = re.search(r"validation: \d+ positions, starting error (0\.\d+)", r.stderr)
+    kept = re.search(r"round 1: validation error 0\.\d+, keeping the best weights so far \((0\.\d+)\)", r.stderr)
+    c.check(kept is not None, "tune reports the validation error after the round")
+    c.check(start and kept and float(kept.group(1)) <= float(start.group(1)),
+            "early stopping never keeps weights worse on the validation data than the start")
     c.check("positions/s" in r.stderr, "tune shows positions per second")
     w = lines_of(out) if os.path.exists(out) else []
     c.check(len(w) > 1000 and all(re.match(r"^.+ = -?\d+$", l) for l in w), "weights written as 'name = value'")
