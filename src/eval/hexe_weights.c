@@ -117,7 +117,11 @@ void hexe_params_write_inc(FILE *out)
 {
     fprintf(out, "/* hexe_defaults.inc - the weights of the `hexe` evaluator: the body of a\n"
                  " * HexeWeights initializer (see hexe.h), included by hexe_weights.c.\n"
-                 " * Written by `hexe tune` (src/tune.c); docs/tuning.md says how to make it again. */\n"
+                 " * S(mg, eg) is a middlegame/endgame pair in centipawns.\n"
+                 " * Written by `hexe tune` (src/tune.c): fitted to Hexe's self-play games,\n"
+                 " * starting from hand-set weights whose piece-square tables began as\n"
+                 " * Michniewski's Simplified Evaluation Function tables. docs/tuning.md says\n"
+                 " * how to make it again. */\n"
                  "/* clang-format off */\n");
     for (int g = 0; g < NGROUPS; g++) {
         const Group *gr = &groups[g];
