@@ -107,6 +107,7 @@ static int load(Data *d, const char *path, int max)
         d->result[d->n++] = (float)atof(bar + 1);
     }
     fclose(f);
+    d->eval = malloc(((size_t)d->n + 1) * sizeof *d->eval);
     return d->n;
 }
 
@@ -118,11 +119,17 @@ static void set_weights(const double *w, int np)
     hexe_params_changed();
 }
 
-/* Error of the current weights on a data set. */
-static double current_error(Data *d, double k)
+/* The evaluation of every position with the current weights, into d->eval. */
+static void eval_all(Data *d)
 {
     for (int i = 0; i < d->n; i++)
         d->eval[i] = white_eval(&d->pos[i]);
+}
+
+/* Error of the current weights on a data set. */
+static double current_error(Data *d, double k)
+{
+    eval_all(d);
     return error_of(d, k, d->eval);
 }
 
@@ -137,9 +144,8 @@ static void free_data(Data *d)
 static Coef **linearize(Data *d, int np, int *ncoef)
 {
     Coef **coef = calloc((size_t)np, sizeof *coef);
-    double *e0 = malloc((size_t)d->n * sizeof *e0);
-    for (int i = 0; i < d->n; i++)
-        e0[i] = white_eval(&d->pos[i]);
+    eval_all(d);
+    const double *e0 = d->eval;
     Coef *buf = malloc((size_t)d->n * sizeof *buf);
     int64_t t0 = now_ms();
     double evals = 0;
@@ -173,8 +179,20 @@ static Coef **linearize(Data *d, int np, int *ncoef)
         for (Coef *c = coef[j]; c->pos >= 0; c++)
             d->base[c->pos] -= c->c * *hexe_param(j);
     free(buf);
-    free(e0);
     return coef;
+}
+
+/* Every 25 epochs with validation data: the rounded weights w are scored on
+ * it and remembered in best when they are the best so far (early stopping). */
+static double check_validation(Data *hold, double k, const double *w, int np, double *best, double *best_err)
+{
+    set_weights(w, np);
+    double err = current_error(hold, k);
+    if (err < *best_err) {
+        *best_err = err;
+        memcpy(best, w, (size_t)np * sizeof *best);
+    }
+    return err;
 }
 
 static void model_eval(Data *d, Coef **coef, int np, const double *w)
@@ -236,8 +254,7 @@ int tune_main(int argc, char **argv)
         return 1;
     }
     d.base = malloc((size_t)d.n * sizeof *d.base);
-    d.eval = malloc((size_t)d.n * sizeof *d.eval);
-    hold.eval = malloc((size_t)hold.n * sizeof *hold.eval + 1);
+    double *de = malloc((size_t)d.n * sizeof *de); /* d(error)/d(eval) per position */
     int np = hexe_param_count();
     fprintf(stderr, "%d positions, %d weights\n", d.n, np);
 
@@ -253,8 +270,7 @@ int tune_main(int argc, char **argv)
                 frozen[j] = true;
     }
 
-    for (int i = 0; i < d.n; i++)
-        d.eval[i] = white_eval(&d.pos[i]);
+    eval_all(&d);
     double k = fit_k(&d, d.eval);
     fprintf(stderr, "K = %.4f, starting error %.6f\n", k, error_of(&d, k, d.eval));
     /* With validation data the tuner stops early: it keeps the weights with the
@@ -266,7 +282,6 @@ int tune_main(int argc, char **argv)
     if (hold.n)
         fprintf(stderr, "validation: %d positions, starting error %.6f\n", hold.n, best_err);
 
-    int step = 0;
     for (int r = 0; r < rounds; r++) {
         Coef **coef = linearize(&d, np, ncoef);
         for (int j = 0; j < np; j++)
@@ -274,13 +289,11 @@ int tune_main(int argc, char **argv)
         /* A fresh Adam state each round: the weights may have gone back to the best ones. */
         memset(m, 0, (size_t)np * sizeof *m);
         memset(v, 0, (size_t)np * sizeof *v);
-        step = 0;
+        int step = 0;
         int64_t t0 = now_ms();
         for (int e = 0; e < epochs; e++) {
             model_eval(&d, coef, np, w);
             /* d(error)/d(eval_i) = -2 (r - s) s (1 - s) ln(10) K / 400 / n */
-            static double *de;
-            de = realloc(de, (size_t)d.n * sizeof *de);
             double scale = log(10.0) * k / 400.0 * 2.0 / d.n;
             for (int i = 0; i < d.n; i++) {
                 double s = sigmoid(k, d.eval[i]);
@@ -304,12 +317,7 @@ int tune_main(int argc, char **argv)
                 fprintf(stderr, "\rround %d/%d epoch %d/%d  error %.6f  %.0f positions/s", r + 1, rounds, e + 1,
                         epochs, error_of(&d, k, d.eval), s > 0 ? (double)d.n * (e + 1) / s : 0);
                 if (hold.n) {
-                    set_weights(w, np);
-                    double ve = current_error(&hold, k);
-                    if (ve < best_err) {
-                        best_err = ve;
-                        memcpy(best, w, (size_t)np * sizeof *best);
-                    }
+                    double ve = check_validation(&hold, k, w, np, best, &best_err);
                     fprintf(stderr, "  validation %.6f (best %.6f)", ve, best_err);
                 }
                 fprintf(stderr, "   ");
@@ -344,6 +352,6 @@ int tune_main(int argc, char **argv)
     }
     free_data(&d);
     free_data(&hold);
-    free(best), free(w), free(m), free(v), free(g), free(ncoef), free(frozen);
+    free(de), free(best), free(w), free(m), free(v), free(g), free(ncoef), free(frozen);
     return 0;
 }
