@@ -173,8 +173,7 @@ static Coef **linearize(Data *d, int np, int *ncoef)
     hexe_params_changed();
     fprintf(stderr, "\n");
     /* base = eval - sum(c * w): the part the linear model holds fixed. */
-    for (int i = 0; i < d->n; i++)
-        d->base[i] = e0[i];
+    memcpy(d->base, e0, (size_t)d->n * sizeof *d->base);
     for (int j = 0; j < np; j++)
         for (Coef *c = coef[j]; c->pos >= 0; c++)
             d->base[c->pos] -= c->c * *hexe_param(j);
