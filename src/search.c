@@ -32,6 +32,7 @@ typedef struct {
     Move move;
     int score, prev_score;
     int seldepth;
+    uint64_t nodes; /* spent below this move, all iterations (time management) */
     bool bound_lower, bound_upper;
     int pvlen;
     Move pv[MAX_PLY + 1];
@@ -41,6 +42,7 @@ typedef struct {
     int eval;
     Move move;
     int moved_piece;
+    Move excluded; /* the move a singular-extension search leaves out */
 } Stack;
 
 typedef struct Thread {
@@ -57,6 +59,7 @@ typedef struct Thread {
     Move killers[MAX_PLY + 2][2];
     Move counter[16][128];
     int16_t history[2][64][64];
+    int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
 } Thread;
@@ -228,7 +231,19 @@ static inline bool is_quiet(const Position *pos, Move m)
     return !is_capture(pos, m) && MOVE_KIND(m) != MK_PROMO;
 }
 
-static void score_moves(const Thread *t, const Position *pos, const MoveList *l, int *scores, Move ttm,
+/* The continuation-history row of the move `back` plies before this node, or
+ * NULL when there is none (the root's first plies, a null move). */
+static inline int16_t *cont_row(Thread *t, int ply, int back)
+{
+    if (ply < back)
+        return NULL;
+    const Stack *prev = &t->stack[ply - back];
+    if (prev->move == MOVE_NONE || prev->move == MOVE_NULL)
+        return NULL;
+    return t->cont[prev->moved_piece][SQ64(MOVE_TO(prev->move))][0];
+}
+
+static void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores, Move ttm,
                         int ply, bool qs)
 {
     Move k1 = t->killers[ply][0], k2 = t->killers[ply][1];
@@ -238,6 +253,8 @@ static void score_moves(const Thread *t, const Position *pos, const MoveList *l,
         if (prev->move != MOVE_NONE && prev->move != MOVE_NULL)
             cm = t->counter[prev->moved_piece][MOVE_TO(prev->move)];
     }
+    /* The continuation histories of the moves one and two plies before. */
+    const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
     for (int i = 0; i < l->count; i++) {
         Move m = l->moves[i];
         if (m == ttm) {
@@ -259,7 +276,9 @@ static void score_moves(const Thread *t, const Position *pos, const MoveList *l,
         } else if (m == cm) {
             scores[i] = SCORE_COUNTER;
         } else {
-            scores[i] = t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))];
+            int idx = pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
+            scores[i] = t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))] + (c1 ? c1[idx] : 0) +
+                        (c2 ? c2[idx] : 0);
         }
     }
 }
@@ -285,16 +304,26 @@ static void update_history(int16_t *h, int bonus)
     *h += (int16_t)(bonus - *h * abs(bonus) / 16384);
 }
 
+/* A quiet move's history and continuation histories (rows c1, c2 if any). */
+static void update_quiet_history(Thread *t, const Position *pos, Move m, int bonus, int16_t *c1, int16_t *c2)
+{
+    int idx = pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
+    update_history(&t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))], bonus);
+    if (c1)
+        update_history(&c1[idx], bonus);
+    if (c2)
+        update_history(&c2[idx], bonus);
+}
+
 static void update_quiet_stats(Thread *t, const Position *pos, Move best, int ply, int depth,
                                const Move *quiets, int nquiets)
 {
     int bonus = depth * depth > 1200 ? 1200 : depth * (depth + 8);
-    int side = pos->side;
-    update_history(&t->history[side][SQ64(MOVE_FROM(best))][SQ64(MOVE_TO(best))], bonus * 8);
+    int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+    update_quiet_history(t, pos, best, bonus * 8, c1, c2);
     for (int i = 0; i < nquiets; i++)
         if (quiets[i] != best)
-            update_history(&t->history[side][SQ64(MOVE_FROM(quiets[i]))][SQ64(MOVE_TO(quiets[i]))],
-                           -bonus * 8);
+            update_quiet_history(t, pos, quiets[i], -bonus * 8, c1, c2);
     if (t->killers[ply][0] != best) {
         t->killers[ply][1] = t->killers[ply][0];
         t->killers[ply][0] = best;
@@ -413,6 +442,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     Position *pos = &t->pos;
     bool root = ply == 0;
     bool pv = beta - alpha > 1;
+    Move excluded = t->stack[ply].excluded;
 
     if (depth <= 0)
         return qsearch(t, alpha, beta, ply);
@@ -446,14 +476,14 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     int ttscore = tthit ? score_from_tt(hit.score, ply) : 0;
     if (root && t->nroot)
         ttm = t->root[t->pv_idx].move;
-    if (!pv && tthit && hit.depth >= depth &&
+    if (!pv && !excluded && tthit && hit.depth >= depth &&
         bound_cuts(hit.bound, ttscore, alpha, beta))
         return ttscore;
 
     /* 3. Probe the tablebases right after a capture or pawn move. */
     int npieces = pos->npieces[0] + pos->npieces[1] + pos->npawns[0] + pos->npawns[1];
     int tb_limit = tb_probe_limit();
-    if (!root && pos->halfmove == 0 && !pos->castle && npieces <= tb_limit &&
+    if (!root && !excluded && pos->halfmove == 0 && !pos->castle && npieces <= tb_limit &&
         (depth >= search_options.syzygy_probe_depth || npieces < tb_limit)) {
         int wdl = tb_probe_wdl_pos(pos);
         if (wdl >= 0) {
@@ -493,7 +523,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             return guess;
 
         /* 6. Null move, with a zugzwang guard (only with pieces besides pawns). */
-        if (depth >= 3 && guess >= beta && eval >= beta && has_non_pawn_material(pos, pos->side) &&
+        if (depth >= 3 && !excluded && guess >= beta && eval >= beta && has_non_pawn_material(pos, pos->side) &&
             ply > 0 && t->stack[ply - 1].move != MOVE_NULL && abs(beta) < TB_WIN_BOUND) {
             int r = 3 + depth / 4 + ((guess - beta) / 200 < 3 ? (guess - beta) / 200 : 3);
             t->stack[ply].move = MOVE_NULL;
@@ -537,6 +567,8 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
     for (int i = 0; i < l.count; i++) {
         Move m = pick_move(&l, scores, i);
+        if (m == excluded)
+            continue;
         bool quiet = is_quiet(pos, m);
         if (quiet && skip_quiets)
             continue;
@@ -563,6 +595,26 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                      move_to_uci(m, pos->chess960, b), t->pv_idx + i + 1);
         }
 
+        /* 10. Singular extension: the TT move is searched a ply deeper when
+         * every other move falls well short of its score; when even without
+         * it the node fails high, it is cut at once (multi-cut). */
+        bool singular = false;
+        if (!root && m == ttm && !excluded && depth >= 8 && hit.depth >= depth - 3 &&
+            hit.bound != BOUND_UPPER && abs(ttscore) < TB_WIN_BOUND && ply < 2 * t->root_depth) {
+            int sbeta = ttscore - 2 * depth;
+            t->stack[ply].excluded = m;
+            int s = search(t, sbeta - 1, sbeta, (depth - 1) / 2, ply, cutnode);
+            t->stack[ply].excluded = MOVE_NONE;
+            t->pvlen[ply] = ply;
+            if (stopped())
+                return 0;
+            if (s < sbeta)
+                singular = true;
+            else if (sbeta >= beta)
+                return sbeta;
+        }
+
+        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
         make_move(pos, m);
@@ -571,13 +623,13 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             quiets[nquiets++] = m;
         bool gives_check = in_check(pos);
 
-        /* 10. Extensions: a move that gives check. */
-        int new_depth = depth - 1 + (gives_check && ply < 2 * t->root_depth + 4);
+        /* 11. Extensions: a singular move, a move that gives check. */
+        int new_depth = depth - 1 + (singular || (gives_check && ply < 2 * t->root_depth + 4));
         int s;
         if (moves_tried == 1) {
             s = -search(t, -beta, -alpha, new_depth, ply + 1, false);
         } else {
-            /* 11. Late move reductions. */
+            /* 12. Late move reductions. */
             int r = 0;
             if (depth >= 3 && moves_tried > 1 + 2 * pv && (quiet || scores[i] < 0)) {
                 r = lmr_table[depth < 63 ? depth : 63][moves_tried < 63 ? moves_tried : 63];
@@ -586,7 +638,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                 r += !improving;
                 r -= gives_check;
                 if (quiet)
-                    r -= scores[i] >= SCORE_COUNTER ? 1 : scores[i] / 6000;
+                    r -= scores[i] >= SCORE_COUNTER ? 1 : scores[i] / 10000;
                 if (r < 0)
                     r = 0;
                 if (r > new_depth - 1)
@@ -607,6 +659,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             for (int k = t->pv_idx; k < t->nroot; k++)
                 if (t->root[k].move == m)
                     rm = &t->root[k];
+            rm->nodes += atomic_load_explicit(&t->nodes, memory_order_relaxed) - nodes_before;
             if (moves_tried == 1 || s > alpha) {
                 rm->score = s;
                 rm->seldepth = t->seldepth;
@@ -641,9 +694,9 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     if (moves_tried == 0) /* everything pruned: only possible with legal moves left */
         return alpha;
 
-    /* 12. Store the result. */
+    /* 13. Store the result. */
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    if (!(root && t->pv_idx > 0))
+    if (!(root && t->pv_idx > 0) && !excluded)
         tt_store(pos->key, best_move, score_to_tt(best, ply), check ? -INF : eval, depth, bound);
     return best;
 }
@@ -774,7 +827,13 @@ static void iterative_deepening(Thread *t)
             int64_t elapsed = now_ms() - start_time;
             if (t->nroot == 1 && depth >= 4)
                 break; /* a forced move: answer quickly */
+            /* Less time when the best move has stayed the same and takes most
+             * of the effort, more when it changes or has rivals. */
             double scale = 1.3 - 0.1 * (stable < 6 ? stable : 6);
+            uint64_t spent = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+            double best_share = spent ? (double)t->root[0].nodes / (double)spent : 1.0;
+            double node_scale = (1.5 - best_share) * 1.35;
+            scale *= node_scale < 1.5 ? node_scale : 1.5;
             if (elapsed >= (int64_t)(plan.soft * scale))
                 break;
         }
@@ -855,15 +914,9 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-static Thread *new_thread(int id)
-{
-    Thread *t = calloc(1, sizeof *t);
-    if (!t)
-        abort();
-    t->id = id;
-    return t;
-}
-
+/* Grows or shrinks the thread pool to n (each thread holds about 2 MB of
+ * histories). When memory runs out the search goes on with the threads it
+ * has and says so; only the first thread is needed. */
 static void ensure_threads(int n)
 {
     if (n == nthreads)
@@ -872,13 +925,26 @@ static void ensure_threads(int n)
         pos_free(&threads[i]->pos);
         free(threads[i]);
     }
+    if (n < nthreads)
+        nthreads = n;
     Thread **nt = realloc(threads, (size_t)n * sizeof *nt);
-    if (!nt)
+    if (!nt && nthreads == 0)
         abort();
-    threads = nt;
-    for (int i = nthreads; i < n; i++)
-        threads[i] = new_thread(i);
-    nthreads = n;
+    if (nt)
+        threads = nt;
+    int want = nt ? n : nthreads;
+    while (nthreads < want) {
+        Thread *t = calloc(1, sizeof *t);
+        if (!t) {
+            if (nthreads == 0)
+                abort();
+            break;
+        }
+        t->id = nthreads;
+        threads[nthreads++] = t;
+    }
+    if (nthreads < n)
+        uci_send("info string only %d of %d threads: out of memory", nthreads, n);
 }
 
 static bool game_over_after(Position *pos, Move m)
@@ -1036,6 +1102,7 @@ void search_clear(void)
     tt_clear();
     for (int i = 0; i < nthreads; i++) {
         memset(threads[i]->history, 0, sizeof threads[i]->history);
+        memset(threads[i]->cont, 0, sizeof threads[i]->cont);
         memset(threads[i]->counter, 0, sizeof threads[i]->counter);
         memset(threads[i]->killers, 0, sizeof threads[i]->killers);
     }

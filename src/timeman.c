@@ -35,7 +35,9 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
     if (left < 1)
         left = 1;
 
-    int mtg = lim->movestogo > 0 ? lim->movestogo : 30;
+    /* Sudden death: plan as if 25 moves remained (30 left 0.7 s of a 5 s
+     * clock unused at the end of a typical game; docs/strength.md). */
+    int mtg = lim->movestogo > 0 ? lim->movestogo : 25;
     if (mtg > 50)
         mtg = 50;
 
