@@ -48,6 +48,7 @@ typedef struct {
 typedef struct Thread {
     int id;
     pthread_t handle;
+    bool started; /* a helper whose pthread_create succeeded, to be joined */
     Position pos;
     _Atomic uint64_t nodes, tbhits;
     int seldepth;
@@ -935,6 +936,12 @@ static void ensure_threads(int n)
     int want = nt ? n : nthreads;
     while (nthreads < want) {
         Thread *t = calloc(1, sizeof *t);
+        /* Room for a long game's history now, so that pos_copy need not
+         * allocate when the search starts. */
+        if (t && !pos_reserve(&t->pos, 1024)) {
+            free(t);
+            t = NULL;
+        }
         if (!t) {
             if (nthreads == 0)
                 abort();
@@ -986,8 +993,14 @@ static void *main_thread(void *arg)
         /* Mate or stalemate: nothing to search. */
         uci_send("info depth 0 score %s", in_check(&t->pos) ? "mate 0" : "cp 0");
     } else {
-        for (int i = 1; i < nthreads; i++)
-            pthread_create(&threads[i]->handle, NULL, helper_main, threads[i]);
+        int failed = 0;
+        for (int i = 1; i < nthreads; i++) {
+            threads[i]->started = pthread_create(&threads[i]->handle, NULL, helper_main, threads[i]) == 0;
+            failed += !threads[i]->started;
+        }
+        if (failed)
+            uci_send("info string %d of %d helper threads could not start: searching without them", failed,
+                     nthreads - 1);
         iterative_deepening(t);
     }
 
@@ -1000,7 +1013,8 @@ static void *main_thread(void *arg)
     bool searched = t->nroot && limits.book_move == MOVE_NONE;
     if (searched)
         for (int i = 1; i < nthreads; i++)
-            pthread_join(threads[i]->handle, NULL);
+            if (threads[i]->started)
+                pthread_join(threads[i]->handle, NULL);
 
     /* The search is over before its answer goes out: a command that follows
      * bestmove at once never finds it still running. */
@@ -1064,7 +1078,18 @@ void search_start(const Position *root, const Limits *lim)
     if (tb_root_ok)
         count_node(&threads[0]->tbhits);
     atomic_store(&running, true);
-    pthread_create(&main_handle, NULL, main_thread, NULL);
+    if (pthread_create(&main_handle, NULL, main_thread, NULL) != 0) {
+        /* No thread to spare: search here, where no stop can be read, so
+         * the search must end on its own (no ponder or infinite wait; at
+         * most depth 10 when there is no clock). */
+        main_handle = 0;
+        uci_send("info string cannot start the search thread: a short search in the input thread");
+        atomic_store(&pondering, false);
+        limits.infinite = false;
+        if (plan.soft < 0 && (limits.depth <= 0 || limits.depth > 10) && !limits.nodes)
+            limits.depth = 10;
+        main_thread(NULL);
+    }
     pthread_mutex_unlock(&run_lock);
 }
 

@@ -6,7 +6,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_harness import Checks, Engine  # noqa: E402
+from uci_harness import ENGINE, Checks, Engine  # noqa: E402
 
 # Sanitizer builds run several times slower: give latencies more room there.
 SLOW = 4 if os.environ.get("HEXE_SANITIZED") else 1
@@ -391,6 +391,28 @@ def threads(c):
     c.check(e.close() == 0 and time.monotonic() - t0 < 1.0, "Threads 4: quit while searching")
 
 
+def threads_short_of_memory(c):
+    """Threads 256 in a process allowed 300 MB of address space: Hexe
+    cannot have every thread (2 MB of histories and a stack each) and must
+    say so, answer with a legal move and keep answering."""
+    if os.environ.get("HEXE_SANITIZED"):
+        return  # sanitizers reserve terabytes of address space: no limit possible
+    e = Engine("/bin/sh", ("-c", "ulimit -v 300000 && exec \"$0\"", os.path.abspath(ENGINE)))
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    e.send("setoption name Threads value 256")
+    pos = "position startpos moves e2e4"
+    e.send(pos)
+    e.send("go depth 6")
+    lines = e.expect("bestmove", 30)
+    notes = [l for l in lines if l.startswith("info string") and "thread" in l]
+    c.check(len(notes) >= 1, "Threads 256, 300 MB: the missing threads are reported (%r)" % notes[:3])
+    check_bestmove_legal(e, c, pos, lines, "Threads 256, 300 MB")
+    e.send("isready")
+    c.check(any(l == "readyok" for l in e.expect("readyok", 10)), "Threads 256, 300 MB: still answering")
+    c.check(e.close() == 0, "Threads 256, 300 MB: quit exits 0")
+
+
 def show_wdl(c):
     e = Engine()
     e.handshake()
@@ -435,6 +457,7 @@ def chess960_notation(c):
 
 for scenario in (handshake, before_uci_and_unknown, stop_latency, infinite_never_ends_alone, ponder,
                  isready_during_search, tiny_time, movestogo_one, long_move_lists, malformed_input,
-                 quit_while_searching, search_output, options_during_search, threads, show_wdl, chess960_notation):
+                 quit_while_searching, search_output, options_during_search, threads, threads_short_of_memory,
+                 show_wdl, chess960_notation):
     C.run(scenario)
 sys.exit(C.report())
