@@ -232,28 +232,35 @@ static inline bool is_quiet(const Position *pos, Move m)
     return !is_capture(pos, m) && MOVE_KIND(m) != MK_PROMO;
 }
 
-/* The continuation-history row of the move `back` plies before this node, or
- * NULL when there is none (the root's first plies, a null move). */
-static inline int16_t *cont_row(Thread *t, int ply, int back)
+/* The entry of the move `back` plies before this node, or NULL when there is
+ * no such move (the root's first plies, a null move). */
+static inline const Stack *earlier_move(const Thread *t, int ply, int back)
 {
     if (ply < back)
         return NULL;
     const Stack *prev = &t->stack[ply - back];
-    if (prev->move == MOVE_NONE || prev->move == MOVE_NULL)
-        return NULL;
-    return t->cont[prev->moved_piece][SQ64(MOVE_TO(prev->move))][0];
+    return prev->move == MOVE_NONE || prev->move == MOVE_NULL ? NULL : prev;
+}
+
+/* The continuation-history row of the move `back` plies before this node. */
+static inline int16_t *cont_row(Thread *t, int ply, int back)
+{
+    const Stack *prev = earlier_move(t, ply, back);
+    return prev ? t->cont[prev->moved_piece][SQ64(MOVE_TO(prev->move))][0] : NULL;
+}
+
+/* A quiet move's column in a continuation-history row. */
+static inline int cont_index(const Position *pos, Move m)
+{
+    return pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
 }
 
 static void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores, Move ttm,
                         int ply, bool qs)
 {
     Move k1 = t->killers[ply][0], k2 = t->killers[ply][1];
-    Move cm = MOVE_NONE;
-    if (ply > 0) {
-        const Stack *prev = &t->stack[ply - 1];
-        if (prev->move != MOVE_NONE && prev->move != MOVE_NULL)
-            cm = t->counter[prev->moved_piece][MOVE_TO(prev->move)];
-    }
+    const Stack *prev = earlier_move(t, ply, 1);
+    Move cm = prev ? t->counter[prev->moved_piece][MOVE_TO(prev->move)] : MOVE_NONE;
     /* The continuation histories of the moves one and two plies before. */
     const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
     for (int i = 0; i < l->count; i++) {
@@ -277,7 +284,7 @@ static void score_moves(Thread *t, const Position *pos, const MoveList *l, int *
         } else if (m == cm) {
             scores[i] = SCORE_COUNTER;
         } else {
-            int idx = pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
+            int idx = cont_index(pos, m);
             scores[i] = t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))] + (c1 ? c1[idx] : 0) +
                         (c2 ? c2[idx] : 0);
         }
@@ -308,7 +315,7 @@ static void update_history(int16_t *h, int bonus)
 /* A quiet move's history and continuation histories (rows c1, c2 if any). */
 static void update_quiet_history(Thread *t, const Position *pos, Move m, int bonus, int16_t *c1, int16_t *c2)
 {
-    int idx = pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
+    int idx = cont_index(pos, m);
     update_history(&t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))], bonus);
     if (c1)
         update_history(&c1[idx], bonus);
@@ -329,11 +336,9 @@ static void update_quiet_stats(Thread *t, const Position *pos, Move best, int pl
         t->killers[ply][1] = t->killers[ply][0];
         t->killers[ply][0] = best;
     }
-    if (ply > 0) {
-        const Stack *prev = &t->stack[ply - 1];
-        if (prev->move != MOVE_NONE && prev->move != MOVE_NULL)
-            t->counter[prev->moved_piece][MOVE_TO(prev->move)] = best;
-    }
+    const Stack *prev = earlier_move(t, ply, 1);
+    if (prev)
+        t->counter[prev->moved_piece][MOVE_TO(prev->move)] = best;
 }
 
 /* Whether a score with this bound settles the node for the window. */
@@ -615,7 +620,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                 return sbeta;
         }
 
-        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+        uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed) : 0;
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
         make_move(pos, m);
@@ -928,13 +933,10 @@ static void ensure_threads(int n)
     }
     if (n < nthreads)
         nthreads = n;
-    Thread **nt = realloc(threads, (size_t)n * sizeof *nt);
-    if (!nt && nthreads == 0)
-        abort();
+    Thread **nt = realloc(threads, (size_t)n * sizeof *nt); /* a failed shrink keeps the old block */
     if (nt)
         threads = nt;
-    int want = nt ? n : nthreads;
-    while (nthreads < want) {
+    while (nt && nthreads < n) {
         Thread *t = calloc(1, sizeof *t);
         /* Room for a long game's history now, so that pos_copy need not
          * allocate when the search starts. */
@@ -942,14 +944,13 @@ static void ensure_threads(int n)
             free(t);
             t = NULL;
         }
-        if (!t) {
-            if (nthreads == 0)
-                abort();
+        if (!t)
             break;
-        }
         t->id = nthreads;
         threads[nthreads++] = t;
     }
+    if (nthreads == 0)
+        abort(); /* not even the main thread: nothing can search */
     if (nthreads < n)
         uci_send("info string only %d of %d threads: out of memory", nthreads, n);
 }
