@@ -43,7 +43,14 @@ typedef struct {
     Move move;
     int moved_piece;
     Move excluded; /* the move a singular-extension search leaves out */
+    int double_ext; /* double extensions on the path to this node */
 } Stack;
+
+/* Correction history: how far the search result of a position has come out
+ * from its static evaluation, averaged over positions with the same pawns. */
+#define CORR_SIZE 16384
+#define CORR_GRAIN 256
+#define CORR_LIMIT (64 * CORR_GRAIN)
 
 typedef struct Thread {
     int id;
@@ -61,6 +68,8 @@ typedef struct Thread {
     Move counter[16][128];
     int16_t history[2][64][64];
     int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
+    int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
+    int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
 } Thread;
@@ -255,6 +264,31 @@ static inline int cont_index(const Position *pos, Move m)
     return pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
 }
 
+/* A capture's (or promotion's) capture-history entry. */
+static inline int16_t *capt_entry(Thread *t, const Position *pos, Move m)
+{
+    int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
+    return &t->capt[pos->board[MOVE_FROM(m)]][SQ64(MOVE_TO(m))][victim];
+}
+
+/* The static evaluation corrected by the pawn structure's history, kept off
+ * the tablebase and mate range. */
+static int corrected_eval(const Thread *t, const Position *pos, int raw)
+{
+    int e = raw + t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)] / CORR_GRAIN;
+    return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
+}
+
+/* Moves the correction towards the search result `best` of a node searched
+ * `depth` deep whose static evaluation was `raw`. */
+static void update_correction(Thread *t, const Position *pos, int raw, int best, int depth)
+{
+    int32_t *c = &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
+    int w = depth + 1 < 16 ? depth + 1 : 16;
+    int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - raw) * CORR_GRAIN * w) / 256;
+    *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
+}
+
 static void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores, Move ttm,
                         int ply, bool qs)
 {
@@ -272,7 +306,7 @@ static void score_moves(Thread *t, const Position *pos, const MoveList *l, int *
         if (!is_quiet(pos, m)) {
             int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
             int attacker = PTYPE(pos->board[MOVE_FROM(m)]);
-            int s = mvv[victim] * 16 - attacker;
+            int s = mvv[victim] * 16 - attacker + *capt_entry(t, pos, m) / 16;
             if (MOVE_KIND(m) == MK_PROMO)
                 s += MOVE_PROMO(m) == QUEEN ? 16 * 900 : -16 * 1000;
             bool good = qs || capture_not_losing(pos, m, victim);
@@ -323,22 +357,37 @@ static void update_quiet_history(Thread *t, const Position *pos, Move m, int bon
         update_history(&c2[idx], bonus);
 }
 
-static void update_quiet_stats(Thread *t, const Position *pos, Move best, int ply, int depth,
-                               const Move *quiets, int nquiets)
+/* The moves a node tried before its best, for the history updates. */
+typedef struct {
+    int nquiets, ncaptures;
+    Move quiets[MAX_MOVES], captures[MAX_MOVES];
+} Tried;
+
+/* A beta cutoff by `best`: its history (quiet or capture) gains, the moves
+ * tried before it lose; a quiet best move also becomes a killer and the
+ * counter move to the previous move. */
+static void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int depth, const Tried *tried)
 {
-    int bonus = depth * depth > 1200 ? 1200 : depth * (depth + 8);
-    int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
-    update_quiet_history(t, pos, best, bonus * 8, c1, c2);
-    for (int i = 0; i < nquiets; i++)
-        if (quiets[i] != best)
-            update_quiet_history(t, pos, quiets[i], -bonus * 8, c1, c2);
-    if (t->killers[ply][0] != best) {
-        t->killers[ply][1] = t->killers[ply][0];
-        t->killers[ply][0] = best;
+    int bonus = 8 * (depth * depth > 1200 ? 1200 : depth * (depth + 8));
+    if (is_quiet(pos, best)) {
+        int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+        update_quiet_history(t, pos, best, bonus, c1, c2);
+        for (int i = 0; i < tried->nquiets; i++)
+            if (tried->quiets[i] != best)
+                update_quiet_history(t, pos, tried->quiets[i], -bonus, c1, c2);
+        if (t->killers[ply][0] != best) {
+            t->killers[ply][1] = t->killers[ply][0];
+            t->killers[ply][0] = best;
+        }
+        const Stack *prev = earlier_move(t, ply, 1);
+        if (prev)
+            t->counter[prev->moved_piece][MOVE_TO(prev->move)] = best;
+    } else {
+        update_history(capt_entry(t, pos, best), bonus);
     }
-    const Stack *prev = earlier_move(t, ply, 1);
-    if (prev)
-        t->counter[prev->moved_piece][MOVE_TO(prev->move)] = best;
+    for (int i = 0; i < tried->ncaptures; i++)
+        if (tried->captures[i] != best)
+            update_history(capt_entry(t, pos, tried->captures[i]), -bonus);
 }
 
 /* Whether a score with this bound settles the node for the window. */
@@ -386,7 +435,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
             return s;
     }
 
-    int best, eval = -INF;
+    int best, eval = -INF, raw_eval = -INF;
     MoveList l;
     if (check) {
         best = -MATE + ply;
@@ -394,8 +443,8 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         if (l.count == 0)
             return best;
     } else {
-        eval = tthit && hit.eval != -INF ? hit.eval : evaluate(pos);
-        best = eval;
+        raw_eval = tthit && hit.eval != -INF ? hit.eval : evaluate(pos);
+        eval = best = corrected_eval(t, pos, raw_eval);
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -437,7 +486,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         }
     }
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(pos->key, best_move, score_to_tt(best, ply), eval, 0, bound);
+    tt_store(pos->key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
     return best;
 }
 
@@ -483,8 +532,13 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     if (root && t->nroot)
         ttm = t->root[t->pv_idx].move;
     if (!pv && !excluded && tthit && hit.depth >= depth &&
-        bound_cuts(hit.bound, ttscore, alpha, beta))
+        bound_cuts(hit.bound, ttscore, alpha, beta)) {
+        if (ttm != MOVE_NONE && ttscore >= beta && is_quiet(pos, ttm)) {
+            static const Tried none;
+            update_cutoff_stats(t, pos, ttm, ply, depth, &none);
+        }
         return ttscore;
+    }
 
     /* 3. Probe the tablebases right after a capture or pawn move. */
     int npieces = pos->npieces[0] + pos->npieces[1] + pos->npawns[0] + pos->npawns[1];
@@ -505,13 +559,11 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
     /* 4. Static evaluation. */
     bool check = in_check(pos);
-    int eval;
-    if (check)
-        eval = -INF;
-    else if (tthit && hit.eval != -INF)
-        eval = hit.eval;
-    else
-        eval = evaluate(pos);
+    int eval = -INF, raw_eval = -INF;
+    if (!check) {
+        raw_eval = tthit && hit.eval != -INF ? hit.eval : evaluate(pos);
+        eval = corrected_eval(t, pos, raw_eval);
+    }
     t->stack[ply].eval = eval;
     bool improving = !check && ply >= 2 && eval > t->stack[ply - 2].eval;
     /* A TT score with the right bound is a better guess than the static eval. */
@@ -566,9 +618,10 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         for (int i = 0; i < l.count; i++) /* keep the previous iteration's order */
             scores[i] = l.count - i + (l.moves[i] == ttm ? SCORE_TT : 0);
 
-    int best = -INF, old_alpha = alpha, moves_tried = 0, nquiets = 0;
+    int best = -INF, old_alpha = alpha, moves_tried = 0;
     Move best_move = MOVE_NONE;
-    Move quiets[MAX_MOVES];
+    Tried tried;
+    tried.nquiets = tried.ncaptures = 0;
     bool skip_quiets = false;
 
     for (int i = 0; i < l.count; i++) {
@@ -582,10 +635,12 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         /* 9. Pruning at shallow depth. */
         if (!root && best > -TB_WIN_BOUND && has_non_pawn_material(pos, pos->side)) {
             if (quiet) {
-                if (depth <= 6 && nquiets >= (3 + depth * depth) / (2 - improving)) {
+                if (depth <= 6 && tried.nquiets >= (3 + depth * depth) / (2 - improving)) {
                     skip_quiets = true;
                     continue;
                 }
+                if (!check && depth <= 4 && scores[i] < -3000 * depth)
+                    continue; /* history pruning */
                 if (!check && depth <= 7 && eval + 100 + 90 * depth <= alpha && scores[i] < SCORE_COUNTER)
                     continue;
                 if (depth <= 7 && see(pos, m) < -40 * depth)
@@ -604,7 +659,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         /* 10. Singular extension: the TT move is searched a ply deeper when
          * every other move falls well short of its score; when even without
          * it the node fails high, it is cut at once (multi-cut). */
-        bool singular = false;
+        int extension = 0;
         if (!root && m == ttm && !excluded && depth >= 8 && hit.depth >= depth - 3 &&
             hit.bound != BOUND_UPPER && abs(ttscore) < TB_WIN_BOUND && ply < 2 * t->root_depth) {
             int sbeta = ttscore - 2 * depth;
@@ -614,10 +669,16 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             t->pvlen[ply] = ply;
             if (stopped())
                 return 0;
-            if (s < sbeta)
-                singular = true;
-            else if (sbeta >= beta)
+            if (s < sbeta) {
+                extension = 1;
+                /* Far short: two plies, a bounded number of times per path. */
+                if (!pv && s < sbeta - 25 && t->stack[ply].double_ext < 6)
+                    extension = 2;
+            } else if (sbeta >= beta) {
                 return sbeta;
+            } else if (ttscore >= beta) {
+                extension = -1; /* another move fails high too: the TT move is less special */
+            }
         }
 
         uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed) : 0;
@@ -626,11 +687,16 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         make_move(pos, m);
         moves_tried++;
         if (quiet)
-            quiets[nquiets++] = m;
+            tried.quiets[tried.nquiets++] = m;
+        else
+            tried.captures[tried.ncaptures++] = m;
         bool gives_check = in_check(pos);
 
         /* 11. Extensions: a singular move, a move that gives check. */
-        int new_depth = depth - 1 + (singular || (gives_check && ply < 2 * t->root_depth + 4));
+        if (extension == 0 && gives_check && ply < 2 * t->root_depth + 4)
+            extension = 1;
+        t->stack[ply + 1].double_ext = t->stack[ply].double_ext + (extension == 2);
+        int new_depth = depth - 1 + extension;
         int s;
         if (moves_tried == 1) {
             s = -search(t, -beta, -alpha, new_depth, ply + 1, false);
@@ -689,8 +755,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                 alpha = s;
                 update_pv(t, ply, m);
                 if (s >= beta) {
-                    if (quiet)
-                        update_quiet_stats(t, pos, m, ply, depth, quiets, nquiets);
+                    update_cutoff_stats(t, pos, m, ply, depth, &tried);
                     break;
                 }
             }
@@ -702,8 +767,13 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
     /* 13. Store the result. */
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    if (!(root && t->pv_idx > 0) && !excluded)
-        tt_store(pos->key, best_move, score_to_tt(best, ply), check ? -INF : eval, depth, bound);
+    if (!(root && t->pv_idx > 0) && !excluded) {
+        tt_store(pos->key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        /* 14. Correct the static evaluation where a quiet search settled it. */
+        if (!check && abs(best) < TB_WIN_BOUND && (best_move == MOVE_NONE || is_quiet(pos, best_move)) &&
+            !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval))
+            update_correction(t, pos, raw_eval, best, depth);
+    }
     return best;
 }
 
@@ -767,7 +837,7 @@ static void iterative_deepening(Thread *t)
     if (shown > multipv)
         shown = multipv;
     Move last_best = MOVE_NONE;
-    int stable = 0;
+    int stable = 0, last_score = -INF;
     if (multipv < 1)
         multipv = 1;
 
@@ -829,6 +899,8 @@ static void iterative_deepening(Thread *t)
             break;
         stable = t->root[0].move == last_best ? stable + 1 : 0;
         last_best = t->root[0].move;
+        int fell_from = last_score;
+        last_score = best_score;
         if (plan.soft >= 0 && !plan.fixed) {
             int64_t elapsed = now_ms() - start_time;
             if (t->nroot == 1 && depth >= 4)
@@ -840,6 +912,11 @@ static void iterative_deepening(Thread *t)
             double best_share = spent ? (double)t->root[0].nodes / (double)spent : 1.0;
             double node_scale = (1.5 - best_share) * 1.35;
             scale *= node_scale < 1.5 ? node_scale : 1.5;
+            /* More time when the score has just fallen. */
+            if (fell_from != -INF && abs(best_score) < TB_WIN_BOUND) {
+                int fall = fell_from - best_score;
+                scale *= 1.0 + (fall <= 0 ? 0.0 : fall >= 100 ? 0.5 : fall / 200.0);
+            }
             if (elapsed >= (int64_t)(plan.soft * scale))
                 break;
         }
@@ -1129,6 +1206,8 @@ void search_clear(void)
     for (int i = 0; i < nthreads; i++) {
         memset(threads[i]->history, 0, sizeof threads[i]->history);
         memset(threads[i]->cont, 0, sizeof threads[i]->cont);
+        memset(threads[i]->capt, 0, sizeof threads[i]->capt);
+        memset(threads[i]->corr, 0, sizeof threads[i]->corr);
         memset(threads[i]->counter, 0, sizeof threads[i]->counter);
         memset(threads[i]->killers, 0, sizeof threads[i]->killers);
     }
