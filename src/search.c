@@ -236,6 +236,12 @@ static inline bool capture_not_losing(const Position *pos, Move m, int victim)
     return mvv[victim] >= mvv[attacker] || see(pos, m) >= 0;
 }
 
+/* The type of the piece a move takes (NO_TYPE for none). */
+static inline int captured_type(const Position *pos, Move m)
+{
+    return MOVE_KIND(m) == MK_EP ? PAWN : MOVE_KIND(m) == MK_CASTLE ? NO_TYPE : PTYPE(pos->board[MOVE_TO(m)]);
+}
+
 static inline bool is_quiet(const Position *pos, Move m)
 {
     return !is_capture(pos, m) && MOVE_KIND(m) != MK_PROMO;
@@ -267,8 +273,7 @@ static inline int cont_index(const Position *pos, Move m)
 /* A capture's (or promotion's) capture-history entry. */
 static inline int16_t *capt_entry(Thread *t, const Position *pos, Move m)
 {
-    int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
-    return &t->capt[pos->board[MOVE_FROM(m)]][SQ64(MOVE_TO(m))][victim];
+    return &t->capt[pos->board[MOVE_FROM(m)]][SQ64(MOVE_TO(m))][captured_type(pos, m)];
 }
 
 /* The static evaluation corrected by the pawn structure's history, kept off
@@ -304,7 +309,7 @@ static void score_moves(Thread *t, const Position *pos, const MoveList *l, int *
             continue;
         }
         if (!is_quiet(pos, m)) {
-            int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
+            int victim = captured_type(pos, m);
             int attacker = PTYPE(pos->board[MOVE_FROM(m)]);
             int s = mvv[victim] * 16 - attacker + *capt_entry(t, pos, m) / 16;
             if (MOVE_KIND(m) == MK_PROMO)
@@ -461,7 +466,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         if (!check) {
             if (MOVE_KIND(m) == MK_PROMO && MOVE_PROMO(m) != QUEEN)
                 continue;
-            int victim = MOVE_KIND(m) == MK_EP ? PAWN : PTYPE(pos->board[MOVE_TO(m)]);
+            int victim = captured_type(pos, m);
             if (MOVE_KIND(m) != MK_PROMO && eval + mvv[victim] + 200 <= alpha)
                 continue; /* delta pruning */
             if (!capture_not_losing(pos, m, victim))

@@ -9,12 +9,12 @@
 /* UCI_Elo to a level, interpolated between anchors measured against
  * Stockfish 15.1's own UCI_Elo levels at 5+0.05 (docs/strength.md,
  * "Strength levels"; scripts/calibrate-elo). On that scale Hexe at full
- * strength is worth about 2350 (-139 against Stockfish's 2500): every
+ * strength is worth about 2325 (about -175 against Stockfish's 2500): every
  * UCI_Elo from 2250 up is full strength. */
 static const struct {
     int elo;
     double level;
-} elo_anchors[] = {{1000, 0}, {1500, 7.7}, {2000, 15.3}, {2250, 20}};
+} elo_anchors[] = {{1000, 0}, {1500, 7.7}, {2000, 15.9}, {2250, 20}};
 #define NANCHORS ((int)(sizeof elo_anchors / sizeof elo_anchors[0]))
 
 double strength_level(void)
