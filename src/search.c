@@ -276,11 +276,17 @@ static inline int16_t *capt_entry(Thread *t, const Position *pos, Move m)
     return &t->capt[pos->board[MOVE_FROM(m)]][SQ64(MOVE_TO(m))][captured_type(pos, m)];
 }
 
+/* The correction-history entry of this side to move and pawn structure. */
+static inline int32_t *corr_entry(Thread *t, const Position *pos)
+{
+    return &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
+}
+
 /* The static evaluation corrected by the pawn structure's history, kept off
  * the tablebase and mate range. */
-static int corrected_eval(const Thread *t, const Position *pos, int raw)
+static int corrected_eval(Thread *t, const Position *pos, int raw)
 {
-    int e = raw + t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)] / CORR_GRAIN;
+    int e = raw + *corr_entry(t, pos) / CORR_GRAIN;
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
 }
 
@@ -288,7 +294,7 @@ static int corrected_eval(const Thread *t, const Position *pos, int raw)
  * `depth` deep whose static evaluation was `raw`. */
 static void update_correction(Thread *t, const Position *pos, int raw, int best, int depth)
 {
-    int32_t *c = &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
+    int32_t *c = corr_entry(t, pos);
     int w = depth + 1 < 16 ? depth + 1 : 16;
     int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - raw) * CORR_GRAIN * w) / 256;
     *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
