@@ -41,7 +41,7 @@ static const char *const term_name[NTERMS] = {
     "material", "piece-square", "mobility",
     "isolated pawns", "doubled pawns", "backward pawns", "connected pawns", "passed pawns",
     "passer free path", "passer king distance", "unstoppable passer",
-    "king pawn shield", "king attackers", "bishop pair", "rooks (files, 7th)", "outposts", "threats",
+    "king pawn shield", "king attack", "bishop pair", "rooks (files, 7th)", "outposts", "threats",
     "hanging pieces", "tempo",
     "known win (bare king)",
 };
@@ -388,6 +388,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
     /* 4. Pieces: attacks, mobility, king-zone attackers; rooks on files and
      * the seventh, outposts, the bishop pair. */
     int katt_n[2] = {0, 0}; /* pieces attacking each side's king zone */
+    int katt_sq[2] = {0, 0}; /* their attacks on the squares next to the king */
     Score katt_w[2] = {{0, 0}, {0, 0}};
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1;
@@ -399,6 +400,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
             if (a & zone[them]) {
                 katt_n[them]++;
                 add(&katt_w[them], WT.king_attacker[0]);
+                katt_sq[them] += popcount(a & att[them][KING]);
             }
         }
         for (Bits x = pcs[c][BISHOP]; x; x &= x - 1) {
@@ -407,6 +409,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
             if (a & zone[them]) {
                 katt_n[them]++;
                 add(&katt_w[them], WT.king_attacker[1]);
+                katt_sq[them] += popcount(a & att[them][KING]);
             }
         }
         for (Bits x = pcs[c][ROOK]; x; x &= x - 1) {
@@ -415,6 +418,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
             if (a & zone[them]) {
                 katt_n[them]++;
                 add(&katt_w[them], WT.king_attacker[2]);
+                katt_sq[them] += popcount(a & att[them][KING]);
             }
         }
         for (Bits x = pcs[c][QUEEN]; x; x &= x - 1) {
@@ -423,6 +427,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
             if (a & zone[them]) {
                 katt_n[them]++;
                 add(&katt_w[them], WT.king_attacker[3]);
+                katt_sq[them] += popcount(a & att[them][KING]);
             }
         }
         att[c][KNIGHT] = an;
@@ -453,8 +458,24 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
 
     /* 5. King safety: the pawn shield on the king's file and its neighbours
      * (an own pawn one square ahead, else two squares ahead, else none; an
-     * own-pawnless file), and the pieces attacking the zone. */
+     * own-pawnless file); the danger from the pieces attacking the zone (a
+     * weight per attacker, per attack on a square next to the king and per
+     * such square only the king or queen guards, scaled by the number of
+     * attackers); and the squares an enemy piece could give a safe check
+     * from (not guarded by the king's side, not holding an enemy man). */
     for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1, k64 = ksq[c];
+        Bits weak = att[c][KING] & all[them]
+                    & ~(att[c][PAWN] | att[c][KNIGHT] | att[c][BISHOP] | att[c][ROOK]);
+        add_times(&katt_w[c], WT.king_ring_attack, katt_sq[c]);
+        add_times(&katt_w[c], WT.king_weak_square, popcount(weak));
+        Bits safe = ~all[c] & ~side_bb[them];
+        Bits diag = bishop_attacks(occ, k64), line = rook_attacks(occ, k64);
+        Score checks = {0, 0};
+        add_times(&checks, WT.king_safe_check[0], popcount(knight_moves[k64] & att[them][KNIGHT] & safe));
+        add_times(&checks, WT.king_safe_check[1], popcount(diag & att[them][BISHOP] & safe));
+        add_times(&checks, WT.king_safe_check[2], popcount(line & att[them][ROOK] & safe));
+        add_times(&checks, WT.king_safe_check[3], popcount((diag | line) & att[them][QUEEN] & safe));
         Bits k = pcs[c][KING], own = pcs[c][PAWN];
         Bits row = k | east(k) | west(k), f1 = forward(c, row), f2 = forward(c, f1);
         Bits one = own & f1, two = own & f2 & ~forward(c, one);
@@ -466,7 +487,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         add_times(&sh, WT.king_open_file, popcount(row & ~pe->files[c]));
         PUT(T_SHIELD, c, sh);
         int n = katt_n[c] < 7 ? katt_n[c] : 7, pct = WT.king_attack_pct[n];
-        PUT(T_KING_ATTACK, c, (Score){-(katt_w[c].mg * pct / 100), -(katt_w[c].eg * pct / 100)});
+        PUT(T_KING_ATTACK, c, (Score){-(katt_w[c].mg * pct / 100) - checks.mg, -(katt_w[c].eg * pct / 100) - checks.eg});
     }
 
     /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and

@@ -40,6 +40,9 @@ typedef struct {
     Score king_open_file;        /* no own pawn on one of those files */
     Score king_attacker[4];      /* weight of a knight, bishop, rook, queen attacking the zone */
     int king_attack_pct[8];      /* percent of the weight sum, by number of attackers */
+    Score king_ring_attack;      /* added to the weight sum per attack on a square next to the king */
+    Score king_weak_square;      /* added per square next to the king attacked and guarded by king or queen alone */
+    Score king_safe_check[4];    /* per square a knight, bishop, rook, queen could check from safely */
     /* Pieces. */
     Score bishop_pair;
     Score rook_open, rook_semiopen, rook_seventh;

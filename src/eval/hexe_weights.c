@@ -49,6 +49,7 @@ static const Group groups[] = {
     ONE(unstoppable, true),
     ARR(shield, true, L_INDEX), ONE(king_open_file, true),
     ARR(king_attacker, true, L_KNIGHT_UP), ARR(king_attack_pct, false, L_INDEX),
+    ONE(king_ring_attack, true), ONE(king_weak_square, true), ARR(king_safe_check, true, L_KNIGHT_UP),
     ONE(bishop_pair, true), ONE(rook_open, true), ONE(rook_semiopen, true), ONE(rook_seventh, true),
     ARR(outpost, true, L_KNIGHT_UP),
     ARR(threat_by_pawn, true, L_KNIGHT_UP), ARR(threat_by_minor, true, L_ROOK_UP),
