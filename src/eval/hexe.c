@@ -385,7 +385,8 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         for (int c = WHITE; c <= BLACK; c++)
             PUT(T_ISOLATED + t, c, pe->term[t][c]);
 
-    /* 4. Pieces: attacks, mobility, king-zone attackers; rooks on files and
+    /* 4. Pieces: attacks, mobility, king-zone attackers and their attacks
+     * on the squares next to the king; rooks on files and
      * the seventh, outposts, the bishop pair. */
     int katt_n[2] = {0, 0}; /* pieces attacking each side's king zone */
     int katt_sq[2] = {0, 0}; /* their attacks on the squares next to the king */
@@ -462,7 +463,8 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
      * weight per attacker, per attack on a square next to the king and per
      * such square only the king or queen guards, scaled by the number of
      * attackers); and the squares an enemy piece could give a safe check
-     * from (not guarded by the king's side, not holding an enemy man). */
+     * from (not guarded by the king's side, not holding a man of the
+     * checker's side). */
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1, k64 = ksq[c];
         Bits weak = att[c][KING] & all[them]
