@@ -310,6 +310,23 @@ static void finish(const Position *pos, HexeInfo *info, const Score sum[2])
                   (PHASE_MAX * SCALE_NORMAL);
 }
 
+/* The pieces attacking a king's zone: how many, their summed weight, and
+ * their attacks on the squares next to the king. */
+typedef struct {
+    int count, ring_attacks;
+    Score weight;
+} KingAttackers;
+
+/* A piece attacking the squares `a`: counted when it reaches the zone. */
+static inline void note_king_attacker(KingAttackers *k, Bits a, Bits zone, Bits ring, Score weight)
+{
+    if (!(a & zone))
+        return;
+    k->count++;
+    add(&k->weight, weight);
+    k->ring_attacks += popcount(a & ring);
+}
+
 /* trace: keep every term, material and piece-square values apart;
  * otherwise only the sums are made, and material plus piece-square values
  * may come from the position's incremental sums. */
@@ -388,9 +405,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
     /* 4. Pieces: attacks, mobility, king-zone attackers and their attacks
      * on the squares next to the king; rooks on files and
      * the seventh, outposts, the bishop pair. */
-    int katt_n[2] = {0, 0}; /* pieces attacking each side's king zone */
-    int katt_sq[2] = {0, 0}; /* their attacks on the squares next to the king */
-    Score katt_w[2] = {{0, 0}, {0, 0}};
+    KingAttackers katt[2] = {{0, 0, {0, 0}}, {0, 0, {0, 0}}}; /* on each side's king zone */
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1;
         Score mob = {0, 0};
@@ -398,38 +413,22 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         for (Bits x = pcs[c][KNIGHT]; x; x &= x - 1) {
             an |= a = knight_moves[lsb(x)];
             add(&mob, WT.mob_knight[popcount(a & area[c])]);
-            if (a & zone[them]) {
-                katt_n[them]++;
-                add(&katt_w[them], WT.king_attacker[0]);
-                katt_sq[them] += popcount(a & att[them][KING]);
-            }
+            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[0]);
         }
         for (Bits x = pcs[c][BISHOP]; x; x &= x - 1) {
             ab |= a = bishop_attacks(occ, lsb(x));
             add(&mob, WT.mob_bishop[popcount(a & area[c])]);
-            if (a & zone[them]) {
-                katt_n[them]++;
-                add(&katt_w[them], WT.king_attacker[1]);
-                katt_sq[them] += popcount(a & att[them][KING]);
-            }
+            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[1]);
         }
         for (Bits x = pcs[c][ROOK]; x; x &= x - 1) {
             ar |= a = rook_attacks(occ, lsb(x));
             add(&mob, WT.mob_rook[popcount(a & area[c])]);
-            if (a & zone[them]) {
-                katt_n[them]++;
-                add(&katt_w[them], WT.king_attacker[2]);
-                katt_sq[them] += popcount(a & att[them][KING]);
-            }
+            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[2]);
         }
         for (Bits x = pcs[c][QUEEN]; x; x &= x - 1) {
             aq |= a = bishop_attacks(occ, lsb(x)) | rook_attacks(occ, lsb(x));
             add(&mob, WT.mob_queen[popcount(a & area[c])]);
-            if (a & zone[them]) {
-                katt_n[them]++;
-                add(&katt_w[them], WT.king_attacker[3]);
-                katt_sq[them] += popcount(a & att[them][KING]);
-            }
+            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[3]);
         }
         att[c][KNIGHT] = an;
         att[c][BISHOP] = ab;
@@ -469,8 +468,8 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         int them = c ^ 1, k64 = ksq[c];
         Bits weak = att[c][KING] & all[them]
                     & ~(att[c][PAWN] | att[c][KNIGHT] | att[c][BISHOP] | att[c][ROOK]);
-        add_times(&katt_w[c], WT.king_ring_attack, katt_sq[c]);
-        add_times(&katt_w[c], WT.king_weak_square, popcount(weak));
+        add_times(&katt[c].weight, WT.king_ring_attack, katt[c].ring_attacks);
+        add_times(&katt[c].weight, WT.king_weak_square, popcount(weak));
         Bits safe = ~all[c] & ~side_bb[them];
         Bits diag = bishop_attacks(occ, k64), line = rook_attacks(occ, k64);
         Score checks = {0, 0};
@@ -488,8 +487,9 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         add_times(&sh, WT.shield[2], n0);
         add_times(&sh, WT.king_open_file, popcount(row & ~pe->files[c]));
         PUT(T_SHIELD, c, sh);
-        int n = katt_n[c] < 7 ? katt_n[c] : 7, pct = WT.king_attack_pct[n];
-        PUT(T_KING_ATTACK, c, (Score){-(katt_w[c].mg * pct / 100) - checks.mg, -(katt_w[c].eg * pct / 100) - checks.eg});
+        int n = katt[c].count < 7 ? katt[c].count : 7, pct = WT.king_attack_pct[n];
+        Score w = katt[c].weight;
+        PUT(T_KING_ATTACK, c, (Score){-(w.mg * pct / 100) - checks.mg, -(w.eg * pct / 100) - checks.eg});
     }
 
     /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
