@@ -84,6 +84,9 @@ static _Atomic int64_t start_time;
 static atomic_bool stop_flag;
 static atomic_bool pondering;
 static atomic_bool running;
+/* go depth N: the first helper to complete depth N (-1: none yet). Its
+ * answer is as deep as asked, so the search ends and it is reported. */
+static atomic_int depth_finisher = -1;
 static pthread_t main_handle;
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool quiet_output; /* bench: no info lines */
@@ -205,6 +208,8 @@ static void check_time(Thread *t)
     if (limits.nodes && total_nodes() >= limits.nodes)
         atomic_store(&stop_flag, true);
     if (plan.hard >= 0 && now_ms() - start_time >= plan.hard)
+        atomic_store(&stop_flag, true);
+    if (atomic_load_explicit(&depth_finisher, memory_order_relaxed) >= 0)
         atomic_store(&stop_flag, true);
 }
 
@@ -894,8 +899,12 @@ static void iterative_deepening(Thread *t)
         t->completed_depth = depth;
         sort_root(t, 0);
 
-        if (t->id != 0)
+        if (t->id != 0) {
+            int none = -1;
+            if (depth == limits.depth)
+                atomic_compare_exchange_strong(&depth_finisher, &none, t->id);
             continue;
+        }
         if (!quiet_output)
             for (int i = 0; i < shown; i++)
                 print_pv_line(t, depth, i, t->root[i].score, false, false, &t->root[i]);
@@ -1117,6 +1126,11 @@ static void *main_thread(void *arg)
                  (long long)(now_ms() - start_time), b1);
         snprintf(answer, sizeof answer, "bestmove %s", b1);
     } else if (t->nroot) {
+        /* The main thread answers, unless a helper completed the asked
+         * depth first (go depth): then the helper's deeper result does. */
+        int f = atomic_load(&depth_finisher);
+        if (f > 0 && f < nthreads && threads[f]->completed_depth > t->completed_depth)
+            t = threads[f];
         const RootMove *rm = choose_root_move(t);
         /* The final, exact lines: every PV line shown (a search stopped inside
          * an iteration has re-sorted its moves), the played move's line first. */
@@ -1156,6 +1170,7 @@ void search_start(const Position *root, const Limits *lim)
     limits = *lim;
     strength_limit(&limits);
     atomic_store(&stop_flag, false);
+    atomic_store(&depth_finisher, -1);
     atomic_store(&pondering, lim->ponder);
     start_time = now_ms();
     plan = time_plan(lim, root->side, search_options.move_overhead);
@@ -1244,6 +1259,7 @@ SearchResult search_sync(const Position *pos, const Limits *lim, bool quiet)
     limits.infinite = limits.ponder = false;
     strength_limit(&limits);
     atomic_store(&stop_flag, false);
+    atomic_store(&depth_finisher, -1);
     atomic_store(&pondering, false);
     start_time = now_ms();
     plan = time_plan(&limits, pos->side, search_options.move_overhead);

@@ -383,6 +383,27 @@ def threads(c):
         lines = e.expect("bestmove", 20)
         check_bestmove_legal(e, c, pos, lines, "Threads %d, depth 8" % n)
         stop_ends_search(e, c, pos, "go infinite", 0.2, "Threads %d, infinite" % n)
+    # go depth with helpers: whichever thread completes the depth first
+    # answers; the last line reports that depth and the played move's PV.
+    e.send("setoption name Threads value 2")
+    for fen in ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19"):
+        p = "position fen " + fen
+        e.send("ucinewgame")
+        e.send(p)
+        e.send("go depth 12")
+        lines = e.expect("bestmove", 60)
+        bm = check_bestmove_legal(e, c, p, lines, "Threads 2, depth 12")
+        last = [l for l in lines if l.startswith("info depth") and " pv " in l][-1:]
+        c.check(bool(last) and " depth 12 " in last[0] and bm is not None and
+                last[0].split(" pv ")[1].split()[0] == bm.split()[1],
+                "Threads 2, depth 12: the final line is at depth 12 with the bestmove's PV (%r)" % last)
+    # A helper that completes the depth while pondering does not end the ponder.
+    e.send(pos)
+    e.send("go ponder depth 4")
+    c.check(not [l for l in e.drain(0.5) if l.startswith("bestmove")], "Threads 2, go ponder depth 4: waits")
+    e.send("ponderhit")
+    check_bestmove_legal(e, c, pos, e.expect("bestmove", 5), "Threads 2, ponderhit after depth 4")
     e.send("setoption name Threads value 4")
     e.send(pos)
     e.send("go infinite")
