@@ -589,12 +589,12 @@ static void test_hexe_sanity(void)
     int scb = eval_fen("hexe", "8/4k3/8/2b5/3P4/2P5/4KB2/8 w - - 0 1");
     CHECK(ocb > 0 && ocb < scb, "OCB %d, same-coloured %d", ocb, scb);
     /* A passed pawn the lone king cannot catch. */
-    int run = eval_fen("hexe", "8/k7/8/7P/8/8/8/K7 w - - 0 1");
-    int caught = eval_fen("hexe", "8/5k2/8/7P/8/8/8/K7 w - - 0 1");
+    const char *run_fen = "8/k7/8/7P/8/8/8/K7 w - - 0 1", *caught_fen = "8/5k2/8/7P/8/8/8/K7 w - - 0 1";
+    int run = eval_fen("hexe", run_fen), caught = eval_fen("hexe", caught_fen);
     Score unstoppable = hexe_weights.unstoppable;
     hexe_weights.unstoppable = (Score){0, 0};
     hexe_params_changed();
-    int run0 = eval_fen("hexe", "8/k7/8/7P/8/8/8/K7 w - - 0 1"), caught0 = eval_fen("hexe", "8/5k2/8/7P/8/8/8/K7 w - - 0 1");
+    int run0 = eval_fen("hexe", run_fen), caught0 = eval_fen("hexe", caught_fen);
     hexe_weights.unstoppable = unstoppable;
     hexe_params_changed();
     CHECK(unstoppable.eg > 100 && run - run0 == unstoppable.eg && caught == caught0 && run > caught + 200,
