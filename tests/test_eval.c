@@ -347,6 +347,30 @@ static void test_trace(void)
     }
 }
 
+/* Zeroes the complexity weights of `hexe`: the term is not linear in the
+ * others, since it never takes the endgame sum past 0. */
+static void no_complexity(void)
+{
+    HexeWeights *w = &hexe_weights;
+    w->complexity_pawn = w->complexity_passed = w->complexity_flanks = 0;
+    w->complexity_pawns_only = w->complexity_outflank = w->complexity_base = 0;
+    hexe_params_changed();
+}
+
+/* How much a weight of `hexe` adds to the score of fen (White to move) when
+ * set to S(v, v) rather than 0; the other weights stay. With v = 24 (and a
+ * normal scale and no complexity term) that is 24 times the term's count
+ * for White minus Black's, at any phase. The weight is left at 0. */
+static int weight_effect(const char *fen, Score *w, int v)
+{
+    *w = (Score){v, v};
+    hexe_params_changed();
+    int on = eval_fen("hexe", fen);
+    *w = (Score){0, 0};
+    hexe_params_changed();
+    return on - eval_fen("hexe", fen);
+}
+
 /* ---- Known values ---- */
 
 static void test_material(void)
@@ -488,8 +512,10 @@ static void test_hexe_params(void)
         hexe_params_reset();
         CHECK(eval_fen("hexe", START_FEN) == start, "reset gives %d", eval_fen("hexe", START_FEN));
     }
-    /* A pawn weight changed: the cached pawn scores must not hide it. */
+    /* A pawn weight changed: the cached pawn scores must not hide it
+     * (without the complexity term, which is not linear in it). */
     const char *iso = "4k3/8/8/8/8/8/P7/4K3 w - - 0 1";
+    no_complexity();
     int before = eval_fen("hexe", iso);
     hexe_weights.isolated.eg -= 64;
     hexe_weights.isolated.mg -= 64;
@@ -604,6 +630,67 @@ static void test_hexe_sanity(void)
     CHECK(eval_fen("hexe", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1") > 700, "queen odds, Black");
 }
 
+/* The pawn-storm, king-to-pawn, minor-piece, space and threat terms count
+ * what their comments say, on positions counted by hand. */
+static void test_hexe_terms(void)
+{
+    HexeWeights *w = &hexe_weights;
+    no_complexity();
+    static const struct {
+        const char *what, *fen;
+        size_t offset; /* of the Score in HexeWeights */
+        int v, expect;
+    } cases[] = {
+        /* The black pawn on h4 storms White's king (rank 4 from Black's
+         * side); Black's king sees White's pawns on their 2nd rank. */
+        {"pawn storm[4]", "6k1/8/8/8/7p/8/5PPP/6K1 w - - 0 1", offsetof(HexeWeights, pawn_storm[4]), 24, 24},
+        {"pawn storm[1]", "6k1/8/8/8/7p/8/5PPP/6K1 w - - 0 1", offsetof(HexeWeights, pawn_storm[1]), 24, -72},
+        /* h3 has White's h2 pawn right in front of it (Black's king is
+         * away from White's pawns). */
+        {"blocked storm", "k7/8/8/8/8/7p/5PPP/6K1 w - - 0 1", offsetof(HexeWeights, pawn_storm_blocked), 24, 24},
+        /* White's king is 7 from its pawn, Black's 4 from its pawn. */
+        {"king to pawns", "4k3/p7/8/8/8/8/7P/K7 w - - 0 1", offsetof(HexeWeights, king_pawn_distance), 24, 72},
+        /* Dark-squared bishop, three white pawns on dark squares, one on light. */
+        {"bishop pawns", "4k3/pp6/2n5/8/6P1/2P1P3/3B1P2/4K3 w - - 0 1", offsetof(HexeWeights, bishop_pawns), 24,
+         72},
+        {"minor behind pawn", "4k3/pp6/8/8/3P4/3N4/8/4K3 w - - 0 1", offsetof(HexeWeights, minor_behind_pawn), 24,
+         24},
+        /* The rook on the open d-file hits the queen. */
+        {"rook on queen", "3qk3/pp6/8/8/8/8/PP6/3RK3 w - - 0 1", offsetof(HexeWeights, threat_by_rook), 24, 24},
+        /* e3-e4 would hit the knight on d5 (a6/a5 hit nothing). */
+        {"push threat", "r3k3/p7/8/3n4/8/4P3/8/R3K3 w - - 0 1", offsetof(HexeWeights, push_threat), 24, 24},
+        /* After 1.e4: White has c3-f3, c4, d4, f4, e2 (8) plus e2 and e3
+         * behind its pawn (2), Black c6-f6, c5, e5 (6: e4 hits d5 and f5);
+         * 7 pieces each; the weight is in 1/16 cp, so 384 is 24 per square
+         * and piece. */
+        {"space", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", offsetof(HexeWeights, space), 384,
+         24 * (10 - 6) * 7},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Score *weight = (Score *)((char *)w + cases[i].offset);
+        int got = weight_effect(cases[i].fen, weight, cases[i].v);
+        CHECK(got == cases[i].expect, "%s: %s adds %d, expected %d", cases[i].what, cases[i].fen, got,
+              cases[i].expect);
+    }
+    /* Complexity moves the endgame sum towards 0 (here, with pawns and
+     * kings alone, phase 0, all of the score), and never past it. */
+    const char *up3 = "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1";
+    int plain = eval_fen("hexe", up3);
+    w->complexity_base = -48;
+    hexe_params_changed();
+    int less = eval_fen("hexe", up3);
+    w->complexity_base = -100000;
+    hexe_params_changed();
+    int none = eval_fen("hexe", up3);
+    w->complexity_base = 0;
+    w->complexity_pawns_only = 48;
+    hexe_params_changed();
+    int more = eval_fen("hexe", up3);
+    CHECK(plain > 100 && less == plain - 48 && none == 0 && more == plain + 48,
+          "complexity: %d, base -48 %d, base -100000 %d, pawns only +48 %d", plain, less, none, more);
+    hexe_params_reset();
+}
+
 /* The square-set attacks against plain ray walks, on random occupancies. */
 static Bits naive_rays(Bits occ, int s, const int (*d)[2], int n, bool slide)
 {
@@ -664,6 +751,7 @@ int main(void)
     test_select();
     test_symmetry();
     test_trace();
+    test_hexe_terms();
     test_material();
     test_simplified();
     test_classic();

@@ -31,7 +31,7 @@ enum {
     T_MATERIAL, T_PST, T_MOBILITY,
     T_ISOLATED, T_DOUBLED, T_BACKWARD, T_CONNECTED, T_PASSED, /* the cached pawn terms, in this order */
     T_PASSED_FREE, T_PASSED_KING, T_UNSTOPPABLE,
-    T_SHIELD, T_KING_ATTACK, T_BISHOP_PAIR, T_ROOKS, T_OUTPOSTS, T_THREATS, T_HANGING, T_TEMPO,
+    T_SHIELD, T_KING_PAWNS, T_KING_ATTACK, T_BISHOP_PAIR, T_ROOKS, T_MINORS, T_SPACE, T_THREATS, T_HANGING, T_TEMPO, T_COMPLEXITY,
     T_KNOWN_WIN,
     NTERMS
 };
@@ -41,8 +41,9 @@ static const char *const term_name[NTERMS] = {
     "material", "piece-square", "mobility",
     "isolated pawns", "doubled pawns", "backward pawns", "connected pawns", "passed pawns",
     "passer free path", "passer king distance", "unstoppable passer",
-    "king pawn shield", "king attack", "bishop pair", "rooks (files, 7th)", "outposts", "threats",
-    "hanging pieces", "tempo",
+    "king shield and storm", "king to own pawns", "king attack", "bishop pair", "rooks (files, 7th)",
+    "minor pieces", "space", "threats",
+    "hanging pieces", "tempo", "complexity",
     "known win (bare king)",
 };
 
@@ -79,6 +80,8 @@ static inline void put(HexeInfo *info, bool trace, Score sum[2], int t, int c, S
 }
 
 static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
+
+#define LIGHT_BITS 0x55AA55AA55AA55AAULL /* the light squares (b1, a2, ...) */
 
 static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
 
@@ -404,7 +407,8 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
 
     /* 4. Pieces: attacks, mobility, king-zone attackers and their attacks
      * on the squares next to the king; rooks on files and
-     * the seventh, outposts, the bishop pair. */
+     * the seventh; outposts, own pawns on a bishop's colour, minors
+     * behind a pawn; the bishop pair. */
     KingAttackers katt[2] = {{0, 0, {0, 0}}, {0, 0, {0, 0}}}; /* on each side's king zone */
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1;
@@ -437,7 +441,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         all[c] = att[c][PAWN] | an | ab | ar | aq | att[c][KING];
         PUT(T_MOBILITY, c, mob);
 
-        Score rooks = {0, 0}, outposts = {0, 0};
+        Score rooks = {0, 0}, minors = {0, 0};
         Bits rk = pcs[c][ROOK];
         if (rk) {
             Bits mine = pe->files[c], theirs = pe->files[them];
@@ -448,17 +452,26 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
             if ((rk & rank7) && ((pcs[them][KING] & rank8) || (pcs[them][PAWN] & rank7)))
                 add_times(&rooks, WT.rook_seventh, popcount(rk & rank7));
         }
-        add_times(&outposts, WT.outpost[0], popcount(pcs[c][KNIGHT] & pe->safe[c]));
-        add_times(&outposts, WT.outpost[1], popcount(pcs[c][BISHOP] & pe->safe[c]));
+        add_times(&minors, WT.outpost[0], popcount(pcs[c][KNIGHT] & pe->safe[c]));
+        add_times(&minors, WT.outpost[1], popcount(pcs[c][BISHOP] & pe->safe[c]));
+        for (Bits x = pcs[c][BISHOP]; x; x &= x - 1) {
+            Bits colour = BIT(lsb(x)) & LIGHT_BITS ? LIGHT_BITS : ~LIGHT_BITS;
+            add_times(&minors, WT.bishop_pawns, popcount(pcs[c][PAWN] & colour));
+        }
+        Bits pawns = pcs[WHITE][PAWN] | pcs[BLACK][PAWN];
+        add_times(&minors, WT.minor_behind_pawn,
+                  popcount((pcs[c][KNIGHT] | pcs[c][BISHOP]) & forward(them, pawns)));
         PUT(T_ROOKS, c, rooks);
-        PUT(T_OUTPOSTS, c, outposts);
+        PUT(T_MINORS, c, minors);
         if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
             PUT(T_BISHOP_PAIR, c, WT.bishop_pair);
     }
 
     /* 5. King safety: the pawn shield on the king's file and its neighbours
      * (an own pawn one square ahead, else two squares ahead, else none; an
-     * own-pawnless file); the danger from the pieces attacking the zone (a
+     * own-pawnless file); enemy pawns storming those files (by their rank,
+     * or blocked by an own pawn); the king's distance to its nearest pawn;
+     * the danger from the pieces attacking the zone (a
      * weight per attacker, per attack on a square next to the king and per
      * such square only the king or queen guards, scaled by the number of
      * attackers); and the squares an enemy piece could give a safe check
@@ -486,23 +499,54 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         add_times(&sh, WT.shield[1], n2);
         add_times(&sh, WT.shield[2], n0);
         add_times(&sh, WT.king_open_file, popcount(row & ~pe->files[c]));
+        Bits storm = pcs[them][PAWN] & file_fill(row), blocked = storm & forward(c, own);
+        add_times(&sh, WT.pawn_storm_blocked, popcount(blocked));
+        for (Bits x = storm & ~blocked; x; x &= x - 1)
+            add(&sh, WT.pawn_storm[rel_rank64(them, lsb(x))]);
         PUT(T_SHIELD, c, sh);
+        if (own) {
+            int d = 7;
+            for (Bits x = own; x; x &= x - 1)
+                if (distance64(k64, lsb(x)) < d)
+                    d = distance64(k64, lsb(x));
+            PUT(T_KING_PAWNS, c, (Score){WT.king_pawn_distance.mg * d, WT.king_pawn_distance.eg * d});
+        }
         int n = katt[c].count < 7 ? katt[c].count : 7, pct = WT.king_attack_pct[n];
         Score w = katt[c].weight;
         PUT(T_KING_ATTACK, c, (Score){-(w.mg * pct / 100) - checks.mg, -(w.eg * pct / 100) - checks.eg});
     }
 
     /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
-     * not by pawns), and men attacked but not defended. */
+     * not by pawns), queens by rooks, pieces a safe pawn push would attack
+     * (the square not attacked by an enemy pawn, and guarded or not
+     * attacked), and men attacked but not defended.
+     * Space: the central squares (files c-f) on ranks 2-4 from the side's
+     * view, not holding an own pawn nor attacked by an enemy pawn, those
+     * behind an own pawn and not attacked at all counted twice, times the
+     * side's pieces (knights to queens); the weight is in 1/16 cp. */
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1;
         Bits by_pawn = att[c][PAWN], by_minor = (att[c][KNIGHT] | att[c][BISHOP]) & ~by_pawn;
         Bits loose = all[c] & ~all[them];
+        Bits pieces = side_bb[them] & ~pcs[them][PAWN] & ~pcs[them][KING];
+        Bits push = forward(c, pcs[c][PAWN]) & ~occ;
+        Bits rank3 = c == WHITE ? RANK_1_BITS << 16 : RANK_1_BITS << 40;
+        push |= forward(c, push & rank3) & ~occ;
+        push &= ~att[them][PAWN] & (all[c] | ~all[them]);
         Score th = {0, 0}, hg = {0, 0};
         for (int t = KNIGHT; t <= QUEEN; t++)
             add_times(&th, WT.threat_by_pawn[t - KNIGHT], popcount(pcs[them][t] & by_pawn));
         add_times(&th, WT.threat_by_minor[0], popcount(pcs[them][ROOK] & by_minor));
         add_times(&th, WT.threat_by_minor[1], popcount(pcs[them][QUEEN] & by_minor));
+        add_times(&th, WT.threat_by_rook, popcount(pcs[them][QUEEN] & att[c][ROOK]));
+        add_times(&th, WT.push_threat, popcount(pawn_attacks(c, push) & pieces));
+
+        Bits centre = c == WHITE ? 0x3C3C3C00ULL : 0x003C3C3C00000000ULL;
+        Bits safe = centre & ~pcs[c][PAWN] & ~att[them][PAWN];
+        Bits behind = fill_backward(c, pcs[c][PAWN]) & ~pcs[c][PAWN];
+        int units = popcount(safe) + popcount(safe & behind & ~all[them]);
+        int npc = popcount(side_bb[c] & ~pcs[c][PAWN] & ~pcs[c][KING]);
+        PUT(T_SPACE, c, (Score){WT.space.mg * units * npc / 16, WT.space.eg * units * npc / 16});
         for (int t = PAWN; t <= QUEEN; t++)
             add_times(&hg, WT.hanging[t - PAWN], popcount(pcs[them][t] & loose));
         PUT(T_THREATS, c, th);
@@ -540,6 +584,20 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
 
     /* 8. Tempo. */
     PUT(T_TEMPO, pos->side, WT.tempo);
+
+    /* 9. Complexity, put on White's side with the sign of the side ahead. */
+    int eg = sum[WHITE].eg - sum[BLACK].eg;
+    if (eg) {
+        Bits pawns = pcs[WHITE][PAWN] | pcs[BLACK][PAWN];
+        bool flanks = (pawns & 0x0F0F0F0F0F0F0F0FULL) && (pawns & 0xF0F0F0F0F0F0F0F0ULL);
+        bool pawns_only = (occ & ~pawns) == (pcs[WHITE][KING] | pcs[BLACK][KING]);
+        int outflank = abs(file64(ksq[WHITE]) - file64(ksq[BLACK])) - abs(rank64(ksq[WHITE]) - rank64(ksq[BLACK]));
+        int cx = WT.complexity_pawn * popcount(pawns) + WT.complexity_passed * popcount(pe->passed[WHITE] | pe->passed[BLACK])
+                 + WT.complexity_flanks * flanks + WT.complexity_pawns_only * pawns_only
+                 + WT.complexity_outflank * outflank + WT.complexity_base;
+        int v = cx > -abs(eg) ? cx : -abs(eg);
+        PUT(T_COMPLEXITY, WHITE, (Score){0, eg > 0 ? v : -v});
+    }
 
 #undef PUT
     finish(pos, info, sum);

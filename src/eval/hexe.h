@@ -38,6 +38,9 @@ typedef struct {
     /* King safety. */
     Score shield[3];             /* own pawn 1 or 2 squares ahead on each of the 3 files, or neither */
     Score king_open_file;        /* no own pawn on one of those files */
+    Score pawn_storm[8];         /* per enemy pawn on those files, by its rank seen from its side, not blocked */
+    Score pawn_storm_blocked;    /* per enemy pawn on those files with an own pawn right in front of it */
+    Score king_pawn_distance;    /* times the king's distance to its nearest own pawn */
     Score king_attacker[4];      /* weight of a knight, bishop, rook, queen attacking the zone */
     int king_attack_pct[8];      /* percent of the weight sum, by number of attackers */
     Score king_ring_attack;      /* added to the weight sum per attack on a square next to the king */
@@ -47,11 +50,22 @@ typedef struct {
     Score bishop_pair;
     Score rook_open, rook_semiopen, rook_seventh;
     Score outpost[2];            /* knight, bishop */
+    Score bishop_pawns;          /* per bishop, per own pawn on squares of its colour */
+    Score minor_behind_pawn;     /* a knight or bishop with a pawn right in front of it */
+    Score space;                 /* in 1/16 cp, times safe central squares (ranks 2-4) times own pieces */
     /* Threats. */
     Score threat_by_pawn[4];     /* on a knight, bishop, rook, queen */
     Score threat_by_minor[2];    /* on a rook, queen */
+    Score threat_by_rook;        /* on a queen */
+    Score push_threat;           /* per enemy piece a safe pawn push would attack */
     Score hanging[5];            /* attacked and undefended pawn .. queen */
     Score tempo;
+    /* Complexity: added to the endgame sum towards the side ahead there (and
+     * never more than taking the sum to 0): per pawn, per passed pawn, with
+     * pawns on both wings, with no pieces but kings and pawns, per file of
+     * distance between the kings minus their rank distance, and a constant. */
+    int complexity_pawn, complexity_passed, complexity_flanks, complexity_pawns_only, complexity_outflank,
+        complexity_base;
     /* Scale factors for the endgame part, out of 64. */
     int scale_ocb;               /* opposite-coloured bishops, nothing else but pawns */
     int scale_ocb_pieces;        /* opposite-coloured bishops with other pieces */
