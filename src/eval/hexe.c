@@ -31,7 +31,8 @@ enum {
     T_MATERIAL, T_PST, T_MOBILITY,
     T_ISOLATED, T_DOUBLED, T_BACKWARD, T_CONNECTED, T_PASSED, /* the cached pawn terms, in this order */
     T_PASSED_FREE, T_PASSED_KING, T_UNSTOPPABLE,
-    T_SHIELD, T_KING_PAWNS, T_KING_ATTACK, T_BISHOP_PAIR, T_ROOKS, T_MINORS, T_SPACE, T_THREATS, T_HANGING, T_TEMPO, T_COMPLEXITY,
+    T_SHIELD, T_KING_PAWNS, T_KING_ATTACK, T_BISHOP_PAIR, T_ROOKS, T_MINORS, T_SPACE, T_THREATS, T_HANGING,
+    T_TEMPO, T_COMPLEXITY,
     T_KNOWN_WIN,
     NTERMS
 };
@@ -384,7 +385,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         PUT(T_MATERIAL, c, mat);
         PUT(T_PST, c, pst);
     }
-    Bits occ = side_bb[WHITE] | side_bb[BLACK];
+    Bits occ = side_bb[WHITE] | side_bb[BLACK], pawns = pcs[WHITE][PAWN] | pcs[BLACK][PAWN];
     uint64_t pkey = cache_salt ^ pos->pawn_key;
 
     /* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
@@ -458,7 +459,6 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
             Bits colour = BIT(lsb(x)) & LIGHT_BITS ? LIGHT_BITS : ~LIGHT_BITS;
             add_times(&minors, WT.bishop_pawns, popcount(pcs[c][PAWN] & colour));
         }
-        Bits pawns = pcs[WHITE][PAWN] | pcs[BLACK][PAWN];
         add_times(&minors, WT.minor_behind_pawn,
                   popcount((pcs[c][KNIGHT] | pcs[c][BISHOP]) & forward(them, pawns)));
         PUT(T_ROOKS, c, rooks);
@@ -588,12 +588,11 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
     /* 9. Complexity, put on White's side with the sign of the side ahead. */
     int eg = sum[WHITE].eg - sum[BLACK].eg;
     if (eg) {
-        Bits pawns = pcs[WHITE][PAWN] | pcs[BLACK][PAWN];
         bool flanks = (pawns & 0x0F0F0F0F0F0F0F0FULL) && (pawns & 0xF0F0F0F0F0F0F0F0ULL);
         bool pawns_only = (occ & ~pawns) == (pcs[WHITE][KING] | pcs[BLACK][KING]);
         int outflank = abs(file64(ksq[WHITE]) - file64(ksq[BLACK])) - abs(rank64(ksq[WHITE]) - rank64(ksq[BLACK]));
-        int cx = WT.complexity_pawn * popcount(pawns) + WT.complexity_passed * popcount(pe->passed[WHITE] | pe->passed[BLACK])
-                 + WT.complexity_flanks * flanks + WT.complexity_pawns_only * pawns_only
+        int cx = WT.complexity_pawn * popcount(pawns)
+                 + WT.complexity_passed * popcount(pe->passed[WHITE] | pe->passed[BLACK]) + WT.complexity_flanks * flanks + WT.complexity_pawns_only * pawns_only
                  + WT.complexity_outflank * outflank + WT.complexity_base;
         int v = cx > -abs(eg) ? cx : -abs(eg);
         PUT(T_COMPLEXITY, WHITE, (Score){0, eg > 0 ? v : -v});
