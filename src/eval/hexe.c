@@ -82,8 +82,6 @@ static inline void put(HexeInfo *info, bool trace, Score sum[2], int t, int c, S
 
 static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
 
-#define LIGHT_BITS 0x55AA55AA55AA55AAULL /* the light squares (b1, a2, ...) */
-
 static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
 
 /* Rank of square s (0..63) as seen from side c. */
@@ -506,9 +504,10 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         PUT(T_SHIELD, c, sh);
         if (own) {
             int d = 7;
-            for (Bits x = own; x; x &= x - 1)
-                if (distance64(k64, lsb(x)) < d)
-                    d = distance64(k64, lsb(x));
+            for (Bits x = own; x; x &= x - 1) {
+                int dx = distance64(k64, lsb(x));
+                d = dx < d ? dx : d;
+            }
             PUT(T_KING_PAWNS, c, (Score){WT.king_pawn_distance.mg * d, WT.king_pawn_distance.eg * d});
         }
         int n = katt[c].count < 7 ? katt[c].count : 7, pct = WT.king_attack_pct[n];
@@ -588,7 +587,8 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
     /* 9. Complexity, put on White's side with the sign of the side ahead. */
     int eg = sum[WHITE].eg - sum[BLACK].eg;
     if (eg) {
-        bool flanks = (pawns & 0x0F0F0F0F0F0F0F0FULL) && (pawns & 0xF0F0F0F0F0F0F0F0ULL);
+        Bits queenside = FILE_A_BITS * 0x0F; /* files a-d */
+        bool flanks = (pawns & queenside) && (pawns & ~queenside);
         bool pawns_only = (occ & ~pawns) == (pcs[WHITE][KING] | pcs[BLACK][KING]);
         int outflank = abs(file64(ksq[WHITE]) - file64(ksq[BLACK])) - abs(rank64(ksq[WHITE]) - rank64(ksq[BLACK]));
         int cx = WT.complexity_pawn * popcount(pawns)
