@@ -154,8 +154,8 @@ static int score_from_tt(int s, int ply)
 /* UCI_ShowWDL: win/draw/loss per mille for a score, from a logistic model
  * fitted on Hexe's own self-play games by scripts/fit-wdl (docs/handover.md):
  * P(win) = 1 / (1 + exp(-(s - WDL_A) / WDL_B)), P(loss) likewise for -s. */
-#define WDL_A 121
-#define WDL_B 97
+#define WDL_A 125
+#define WDL_B 101
 static void wdl_of(int s, int *w, int *d, int *l)
 {
     if (s >= TB_WIN_BOUND || s <= -TB_WIN_BOUND) {
