@@ -476,9 +476,65 @@ def chess960_notation(c):
     e.close()
 
 
+def strength_levels(c):
+    """Skill Level and UCI_LimitStrength + UCI_Elo (src/strength.c): a weaker
+    setting stops on its node budget (60 * 1.55^level nodes, checked every
+    1,024 nodes and after each iteration), not on the clock; it picks at random among near-best moves but never one far
+    behind (a free queen is always taken); full strength is deterministic;
+    out-of-range values get an info string and the last good value stays."""
+    e = Engine()
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    pos = "position startpos moves e2e4 e7e5 g1f3 b8c6"
+
+    def search(position, go="go movetime 20000"):
+        e.send("ucinewgame")
+        e.send(position)
+        t0 = time.monotonic()
+        e.send(go)
+        lines = e.expect("bestmove", 60)
+        dt = time.monotonic() - t0
+        bm = check_bestmove_legal(e, c, position, lines, go)
+        nodes = [int(l.split()[l.split().index("nodes") + 1]) for l in lines if " nodes " in l]
+        return (bm.split()[1] if bm else None), max(nodes, default=0), dt
+
+    for level in (0, 5, 12):
+        e.send("setoption name Skill Level value %d" % level)
+        _, nodes, dt = search(pos)
+        budget = 60 * 1.55 ** level + 1024
+        c.check(dt < 3 * SLOW and 0 < nodes <= budget, "Skill Level %d: %d nodes (budget and one poll %.0f) in %.2f s of 20"
+                % (level, nodes, budget, dt))
+    e.send("setoption name Skill Level value 20")
+    e.send("setoption name UCI_LimitStrength value true")
+    seen = {}
+    for elo in (1000, 1500, 2000):
+        e.send("setoption name UCI_Elo value %d" % elo)
+        _, seen[elo], dt = search(pos)
+        c.check(dt < 3 * SLOW, "UCI_Elo %d stops on its budget (%.2f s of 20)" % (elo, dt))
+    c.check(seen[1000] < seen[1500] < seen[2000], "nodes grow with UCI_Elo: %r" % seen)
+    e.send("setoption name UCI_Elo value 1000")
+    moves = {search(pos)[0] for _ in range(12)}
+    c.check(len(moves) >= 2, "UCI_Elo 1000 varies its moves: %r" % moves)
+    queen = "position fen rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1"
+    taken = [search(queen)[0] for _ in range(8)]
+    c.check(taken == ["f3h4"] * 8, "UCI_Elo 1000 always takes a free queen: %r" % taken)
+    for bad in ("setoption name UCI_Elo value 99999", "setoption name UCI_Elo value 12",
+                "setoption name Skill Level value 21", "setoption name Skill Level value -1",
+                "setoption name UCI_LimitStrength value maybe"):
+        e.send(bad)
+        lines = e.expect("info string", 5)
+        c.check("info string" in lines[-1], "complaint about: " + bad)
+    _, nodes, dt = search(pos)
+    c.check(dt < 3 * SLOW and nodes <= 60 + 1024, "still UCI_Elo 1000 after the bad values: %d nodes" % nodes)
+    e.send("setoption name UCI_LimitStrength value false")
+    full = {search(pos, "go nodes 3000")[0] for _ in range(3)}
+    c.check(len(full) == 1, "full strength, go nodes 3000: the same move each time (%r)" % full)
+    c.check(e.close() == 0, "exits 0")
+
+
 for scenario in (handshake, before_uci_and_unknown, stop_latency, infinite_never_ends_alone, ponder,
                  isready_during_search, tiny_time, movestogo_one, long_move_lists, malformed_input,
                  quit_while_searching, search_output, options_during_search, threads, threads_short_of_memory,
-                 show_wdl, chess960_notation):
+                 show_wdl, chess960_notation, strength_levels):
     C.run(scenario)
 sys.exit(C.report())
