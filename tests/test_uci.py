@@ -479,9 +479,10 @@ def chess960_notation(c):
 def strength_levels(c):
     """Skill Level and UCI_LimitStrength + UCI_Elo (src/strength.c): a weaker
     setting stops on its node budget (60 * 1.55^level nodes, checked every
-    1,024 nodes and after each iteration), not on the clock; it picks at random among near-best moves but never one far
-    behind (a free queen is always taken); full strength is deterministic;
-    out-of-range values get an info string and the last good value stays."""
+    1,024 nodes and after each iteration), not on the clock; it picks at
+    random among near-best moves but never one far behind (a free queen is
+    always taken); full strength is deterministic; out-of-range values get an
+    info string and the last good value stays."""
     e = Engine()
     e.handshake()
     e.send("setoption name OwnBook value false")
@@ -502,8 +503,8 @@ def strength_levels(c):
         e.send("setoption name Skill Level value %d" % level)
         _, nodes, dt = search(pos)
         budget = 60 * 1.55 ** level + 1024
-        c.check(dt < 3 * SLOW and 0 < nodes <= budget, "Skill Level %d: %d nodes (budget and one poll %.0f) in %.2f s of 20"
-                % (level, nodes, budget, dt))
+        c.check(dt < 3 * SLOW and 0 < nodes <= budget,
+                "Skill Level %d: %d nodes (budget and one poll %.0f) in %.2f s of 20" % (level, nodes, budget, dt))
     e.send("setoption name Skill Level value 20")
     e.send("setoption name UCI_LimitStrength value true")
     seen = {}
