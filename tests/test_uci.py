@@ -499,12 +499,14 @@ def strength_levels(c):
         nodes = [int(l.split()[l.split().index("nodes") + 1]) for l in lines if " nodes " in l]
         return (bm.split()[1] if bm else None), max(nodes, default=0), dt
 
+    def budget(level):  # src/strength.c's node budget plus one 1,024-node poll
+        return 60 * 1.55 ** level + 1024
+
     for level in (0, 5, 12):
         e.send("setoption name Skill Level value %d" % level)
         _, nodes, dt = search(pos)
-        budget = 60 * 1.55 ** level + 1024
-        c.check(dt < 3 * SLOW and 0 < nodes <= budget,
-                "Skill Level %d: %d nodes (budget and one poll %.0f) in %.2f s of 20" % (level, nodes, budget, dt))
+        c.check(dt < 3 * SLOW and 0 < nodes <= budget(level), "Skill Level %d: %d nodes (budget and one poll %.0f)"
+                " in %.2f s of 20" % (level, nodes, budget(level), dt))
     e.send("setoption name Skill Level value 20")
     e.send("setoption name UCI_LimitStrength value true")
     seen = {}
@@ -526,7 +528,7 @@ def strength_levels(c):
         lines = e.expect("info string", 5)
         c.check("info string" in lines[-1], "complaint about: " + bad)
     _, nodes, dt = search(pos)
-    c.check(dt < 3 * SLOW and nodes <= 60 + 1024, "still UCI_Elo 1000 after the bad values: %d nodes" % nodes)
+    c.check(dt < 3 * SLOW and nodes <= budget(0), "still UCI_Elo 1000 after the bad values: %d nodes" % nodes)
     e.send("setoption name UCI_LimitStrength value false")
     full = {search(pos, "go nodes 3000")[0] for _ in range(3)}
     c.check(len(full) == 1, "full strength, go nodes 3000: the same move each time (%r)" % full)
