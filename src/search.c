@@ -203,10 +203,12 @@ static void check_time(Thread *t)
     if (t->id != 0 || atomic_load_explicit(&pondering, memory_order_relaxed))
         return;
     uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+    /* A node limit (go nodes, a strength level's budget) is kept to the node
+     * when alone, to 64 nodes with helpers, once depth 1 has given a move. */
+    if (limits.nodes && t->completed_depth > 0 && (nthreads == 1 || !(n & 63)) && total_nodes() >= limits.nodes)
+        atomic_store(&stop_flag, true);
     if (n & 1023)
         return;
-    if (limits.nodes && total_nodes() >= limits.nodes)
-        atomic_store(&stop_flag, true);
     if (plan.hard >= 0 && now_ms() - start_time >= plan.hard)
         atomic_store(&stop_flag, true);
     if (atomic_load_explicit(&depth_finisher, memory_order_relaxed) >= 0)

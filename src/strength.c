@@ -16,7 +16,7 @@
 static const struct {
     int elo;
     double level;
-} elo_anchors[] = {{1000, 0}, {1500, 7.3}, {2000, 15.4}, {2250, 20}};
+} elo_anchors[] = {{1000, 0}, {1500, 8.0}, {2000, 15.4}, {2250, 20}};
 #define NANCHORS ((int)(sizeof elo_anchors / sizeof elo_anchors[0]))
 
 double strength_level(void)
