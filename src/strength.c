@@ -9,14 +9,14 @@
 /* UCI_Elo to a level, interpolated between anchors measured against
  * Stockfish 15.1's own UCI_Elo levels at 5+0.05 (docs/strength.md,
  * "Strength levels"; scripts/calibrate-elo). On that scale Hexe at full
- * strength scores -96 against Stockfish's 2500 (two 100-game runs pooled),
+ * strength scores -104 against Stockfish's 2500 (three 100-game runs pooled),
  * level 18.1 -131 against its 2250, full strength +42 against its 2250:
  * Stockfish's scale is flat up there, so every UCI_Elo from 2250 up is full
  * strength. */
 static const struct {
     int elo;
     double level;
-} elo_anchors[] = {{1000, 0}, {1500, 8.0}, {2000, 15.4}, {2250, 20}};
+} elo_anchors[] = {{1000, 0}, {1500, 7.6}, {2000, 15.4}, {2250, 20}};
 #define NANCHORS ((int)(sizeof elo_anchors / sizeof elo_anchors[0]))
 
 double strength_level(void)
