@@ -488,6 +488,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
         make_move(pos, m);
+        tt_prefetch(pos->key);
         int s = -qsearch(t, -beta, -alpha, ply + 1);
         unmake_move(pos);
         if (stopped())
@@ -605,6 +606,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             t->stack[ply].move = MOVE_NULL;
             t->stack[ply].moved_piece = 0;
             make_null(pos);
+            tt_prefetch(pos->key);
             int s = -search(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cutnode);
             unmake_null(pos);
             if (stopped())
@@ -703,6 +705,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
         make_move(pos, m);
+        tt_prefetch(pos->key);
         moves_tried++;
         if (quiet)
             tried.quiets[tried.nquiets++] = m;

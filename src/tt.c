@@ -70,6 +70,8 @@ static inline Bucket *bucket_of(uint64_t key)
     return &table[(size_t)(((unsigned __int128)key * nbuckets) >> 64)];
 }
 
+void tt_prefetch(uint64_t key) { __builtin_prefetch(bucket_of(key)); }
+
 bool tt_probe(uint64_t key, TTHit *hit)
 {
     Bucket *b = bucket_of(key);

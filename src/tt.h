@@ -19,6 +19,7 @@ void tt_clear(void);
 void tt_free(void);
 void tt_new_search(void);   /* advances the age */
 bool tt_probe(uint64_t key, TTHit *hit);
+void tt_prefetch(uint64_t key); /* starts loading key's bucket into the cache */
 void tt_store(uint64_t key, Move move, int score, int eval, int depth, int bound);
 int tt_hashfull(void);      /* per mille of entries used by the current search */
 size_t tt_size_mb(void);
