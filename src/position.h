@@ -90,6 +90,7 @@ bool in_check(const Position *pos);
 void gen_legal(const Position *pos, MoveList *list);
 void gen_noisy(const Position *pos, MoveList *list); /* legal captures and promotions */
 int see(const Position *pos, Move m); /* static exchange evaluation, centipawns */
+bool see_ge(const Position *pos, Move m, int threshold); /* see(pos, m) >= threshold, faster */
 bool move_is_legal(const Position *pos, Move m);
 uint64_t perft(Position *pos, int depth);
 

@@ -240,7 +240,7 @@ static inline bool is_capture(const Position *pos, Move m)
 static inline bool capture_not_losing(const Position *pos, Move m, int victim)
 {
     int attacker = PTYPE(pos->board[MOVE_FROM(m)]);
-    return mvv[victim] >= mvv[attacker] || see(pos, m) >= 0;
+    return mvv[victim] >= mvv[attacker] || see_ge(pos, m, 0);
 }
 
 /* The type of the piece a move takes (NO_TYPE for none). */
@@ -663,9 +663,9 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                     continue; /* history pruning */
                 if (!check && depth <= 7 && eval + 100 + 90 * depth <= alpha && scores[i] < SCORE_COUNTER)
                     continue;
-                if (depth <= 7 && see(pos, m) < -40 * depth)
+                if (depth <= 7 && !see_ge(pos, m, -40 * depth))
                     continue;
-            } else if (depth <= 6 && scores[i] < 0 && see(pos, m) < -90 * depth) {
+            } else if (depth <= 6 && scores[i] < 0 && !see_ge(pos, m, -90 * depth)) {
                 continue;
             }
         }

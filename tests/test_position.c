@@ -1,6 +1,7 @@
 /* test_position.c - unit tests of the position layer: FEN in and out (X-FEN and
  * Shredder-FEN castling, every kind of malformed FEN), Polyglot keys, UCI move
- * notation in both castling modes, exact make/unmake, and game state
+ * notation in both castling modes, exact make/unmake, static exchange
+ * evaluation, and game state
  * (halfmove clock, repetition, unbounded history, insufficient material). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -716,6 +717,108 @@ static void test_make_unmake(void)
     pos_free(&g);
 }
 
+/* -------------------------------------------------------------------- SEE */
+
+/* see() on exchanges worked out by hand (values 100/320/330/500/950), and
+ * see_ge() against see() for every legal move of the EPD positions and their
+ * children, at thresholds around the exact value and across the range. */
+#define SEE_GRID 61 /* thresholds -1500, -1450, .. 1500 */
+
+static int see_ge_faults(Position *pos, const char *root)
+{
+    static const int around[] = {-1, 0, 1};
+    int bad = 0;
+    MoveList l;
+    gen_legal(pos, &l);
+    for (int i = 0; i < l.count; i++) {
+        int v = see(pos, l.moves[i]);
+        for (int k = 0; k < SEE_GRID + 3; k++) {
+            int thr = k < SEE_GRID ? -1500 + 50 * k : v + around[k - SEE_GRID];
+            if (see_ge(pos, l.moves[i], thr) != (v >= thr) && bad++ < 3) {
+                char mv[8];
+                printf("  %s: %s: see %d, see_ge(%d) says %d\n", root, move_to_uci(l.moves[i], true, mv), v, thr,
+                       !(v >= thr));
+            }
+        }
+    }
+    return bad;
+}
+
+static void test_see(void)
+{
+    static const struct {
+        const char *fen, *move;
+        int value;
+    } cases[] = {
+        /* An undefended pawn. */
+        {"1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100},
+        /* NxP NxN RxN BxR QxB QxQ: -220, with x-rays behind the rook and the bishop. */
+        {"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", -220},
+        /* Taking a defended pawn with the rook; then the king takes back. */
+        {"8/8/4k3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5", -400},
+        /* The same with a second rook behind: the king may not take back. */
+        {"8/8/4k3/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100},
+        /* En passant, undefended and defended. */
+        {"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100},
+        {"4k3/2p5/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 0},
+        /* Promotions: free, onto a guarded square, with a capture. */
+        {"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", 850},
+        {"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", -100},
+        {"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q", 1350},
+        /* A quiet queen move onto a square a pawn attacks; a safe one. */
+        {"4k3/8/8/2p5/8/8/8/3QK3 w - - 0 1", "d1d4", -950},
+        {"4k3/8/8/2p5/8/8/8/3QK3 w - - 0 1", "d1d3", 0},
+        /* Castling exchanges nothing. */
+        {"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!set(&P, cases[i].fen))
+            continue;
+        Move m = parse_move(&P, cases[i].move);
+        CHECK(m != MOVE_NONE, "%s not legal in %s", cases[i].move, cases[i].fen);
+        if (m == MOVE_NONE)
+            continue;
+        int v = see(&P, m);
+        CHECK(v == cases[i].value, "%s in %s: see %d, want %d", cases[i].move, cases[i].fen, v, cases[i].value);
+        CHECK(see_ge(&P, m, v) && !see_ge(&P, m, v + 1), "%s in %s: see_ge disagrees at %d", cases[i].move,
+              cases[i].fen, v);
+    }
+
+    const char *dir = getenv("HEXE_SHARED") ? getenv("HEXE_SHARED") : "../shared";
+    const char *files[] = {"perft/standard.epd", "perft/random.epd"};
+    int npos = 0, bad = 0;
+    for (int f = 0; f < 2; f++) {
+        char path[512], line[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        FILE *in = fopen(path, "r");
+        CHECK(in != NULL, "cannot open %s (set HEXE_SHARED)", path);
+        if (!in)
+            continue;
+        while (fgets(line, sizeof line, in)) {
+            char *semi = strchr(line, ';');
+            if (line[0] == '#' || line[0] == '\n' || !semi)
+                continue;
+            *semi = '\0';
+            if (!set(&P, line))
+                continue;
+            P.chess960 = strstr(semi + 1, "c960") != NULL;
+            bad += see_ge_faults(&P, line);
+            MoveList l;
+            gen_legal(&P, &l);
+            for (int i = 0; i < l.count; i++) {
+                make_move(&P, l.moves[i]);
+                bad += see_ge_faults(&P, line);
+                npos++;
+                unmake_move(&P);
+            }
+        }
+        fclose(in);
+    }
+    CHECK(npos > 5000, "only %d positions for see_ge", npos);
+    CHECK(bad == 0, "see_ge differs from see >= threshold %d times", bad);
+    printf("  see_ge: %d positions, every legal move at %d thresholds each\n", npos, SEE_GRID + 3);
+}
+
 /* ------------------------------------------------------------- game state */
 
 static void test_game_state(void)
@@ -849,6 +952,7 @@ int main(void)
     test_notation();
     test_castling_rules();
     test_make_unmake();
+    test_see();
     test_game_state();
     pos_free(&P);
     pos_free(&Q);
