@@ -614,6 +614,30 @@ static void test_hexe_sanity(void)
     int ocb = eval_fen("hexe", "8/4kb2/8/8/3P4/2P5/4KB2/8 w - - 0 1");
     int scb = eval_fen("hexe", "8/4k3/8/2b5/3P4/2P5/4KB2/8 w - - 0 1");
     CHECK(ocb > 0 && ocb < scb, "OCB %d, same-coloured %d", ocb, scb);
+    /* Rook pawns with the wrong bishop, or none, against the king in their
+     * corner: a draw (exactly 0, either side to move); not so with the
+     * right bishop, a knight, a b-pawn, the king away from the corner, or
+     * anything besides the defending king. */
+    const char *fortresses[] = {
+        "8/8/8/8/8/pb1k4/8/1K6 w - - 2 86",   /* a-pawn, light bishop, Kb1 */
+        "8/8/8/8/8/pb1k4/8/1K6 b - - 2 86",
+        "6k1/8/5K1P/8/8/8/2B5/8 b - - 0 1",   /* h-pawn, light bishop, Kg8 */
+        "k7/8/P7/P7/8/8/8/2B1K3 b - - 0 1",   /* two a-pawns, dark bishop, Ka8 */
+        "8/8/8/8/8/p2k4/8/1K6 w - - 0 1",     /* a pawn alone */
+    };
+    for (size_t i = 0; i < sizeof fortresses / sizeof fortresses[0]; i++)
+        CHECK(eval_fen("hexe", fortresses[i]) == 0, "fortress %s: %d", fortresses[i], eval_fen("hexe", fortresses[i]));
+    const char *no_fortress[] = {
+        "8/8/8/8/8/p1bk4/8/1K6 w - - 0 1",    /* the right (dark) bishop */
+        "8/8/8/8/8/pb1k4/8/5K2 w - - 0 1",    /* the king far from a1 */
+        "8/8/8/8/8/pn1k4/8/1K6 w - - 0 1",    /* a knight */
+        "8/8/8/8/8/1pbk4/8/1K6 w - - 0 1",    /* a b-pawn */
+        "8/8/8/8/8/pb1k4/8/NK6 w - - 0 1",    /* the defender has a piece or a pawn: not this rule */
+        "8/8/8/8/8/pb1k4/7P/1K6 w - - 0 1",
+    };
+    for (size_t i = 0; i < sizeof no_fortress / sizeof no_fortress[0]; i++)
+        CHECK(eval_fen("hexe", no_fortress[i]) < -50, "not a fortress %s: %d", no_fortress[i],
+              eval_fen("hexe", no_fortress[i]));
     /* A passed pawn the lone king cannot catch: worth more than one it can,
      * and (without the complexity term, not linear in it) worth exactly the
      * unstoppable weight more than without that term. */

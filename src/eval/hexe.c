@@ -237,6 +237,28 @@ static int npm(const Position *pos, int c)
     return v;
 }
 
+/* A known fortress: the stronger side has only pawns on one rook file, and
+ * at most a bishop that does not cover their promotion square; the other
+ * side has a bare king, on that square or next to it. The king cannot be
+ * driven out of the corner: a draw, however many pawns. */
+static bool rook_pawn_fortress(const Position *pos, int strong)
+{
+    int weak = strong ^ 1;
+    if (pos->npieces[weak] != 1 || pos->npawns[weak] || pos->npieces[strong] > 2 || !pos->npawns[strong])
+        return false;
+    Bits pawns = pos->bb[MAKE_PIECE(strong, PAWN)];
+    int file = file64(lsb(pawns));
+    if ((file != 0 && file != 7) || (pawns & ~(FILE_A_BITS << file)))
+        return false;
+    int queening = SQ(file, strong == WHITE ? 7 : 0);
+    if (pos->npieces[strong] == 2) {
+        int sq = pos->pieces[strong][1];
+        if (PTYPE(pos->board[sq]) != BISHOP || light_square(sq) == light_square(queening))
+            return false;
+    }
+    return distance(KING_SQ(pos, weak), queening) <= 1;
+}
+
 /* The factor (out of 64) for the endgame part, seen from the stronger side.
  * When the stronger side has no pawns and can hardly win, *whole is set:
  * the factor then applies to the middlegame part too. */
@@ -245,6 +267,11 @@ static int scale_factor(const Position *pos, int strong, const char **why, bool 
     const uint8_t *n = pos->count;
     *whole = false;
     *why = "normal";
+    if (rook_pawn_fortress(pos, strong)) {
+        *whole = true;
+        *why = "rook pawns and the wrong bishop (or none) against the king in their corner";
+        return 0;
+    }
     /* Only a side without pawns or bishops of one each can change the scale. */
     if (pos->npawns[strong] && !(n[WB] == 1 && n[BB] == 1))
         return SCALE_NORMAL;
