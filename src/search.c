@@ -51,6 +51,9 @@ typedef struct {
 #define CORR_SIZE 16384
 #define CORR_GRAIN 256
 #define CORR_LIMIT (64 * CORR_GRAIN)
+/* Static evaluations of positions met lately (their TT entry gone or never
+ * made): about a fifth of the calls in the bench repeat one of these. */
+#define EVAL_CACHE_SIZE 65536
 
 typedef struct Thread {
     int id;
@@ -70,6 +73,7 @@ typedef struct Thread {
     int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
     int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
     int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
+    uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
 } Thread;
@@ -289,6 +293,28 @@ static inline int32_t *corr_entry(Thread *t, const Position *pos)
     return &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
 }
 
+/* The evaluator's score, from the thread's cache when the position was
+ * evaluated lately. The result is the evaluator's own, so the tree is the same. */
+static int cached_eval(Thread *t, const Position *pos)
+{
+    uint64_t *e = &t->eval_cache[pos->key & (EVAL_CACHE_SIZE - 1)];
+    uint64_t hi = pos->key & ~(uint64_t)0xFFFF;
+    if (*e && (*e & ~(uint64_t)0xFFFF) == hi)
+        return (int16_t)(*e & 0xFFFF);
+    int s = evaluate(pos);
+    if (s >= INT16_MIN && s <= INT16_MAX)
+        *e = hi | (uint16_t)s;
+    return s;
+}
+
+/* Right after a move: the child's TT bucket and eval-cache entry start on
+ * their way into the cache while the move's bookkeeping goes on. */
+static inline void prefetch_child(Thread *t, const Position *pos)
+{
+    tt_prefetch(pos->key);
+    __builtin_prefetch(&t->eval_cache[pos->key & (EVAL_CACHE_SIZE - 1)]);
+}
+
 /* The static evaluation corrected by the pawn structure's history, kept off
  * the tablebase and mate range. */
 static int corrected_eval(Thread *t, const Position *pos, int raw)
@@ -461,7 +487,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         if (l.count == 0)
             return best;
     } else {
-        raw_eval = tthit && hit.eval != -INF ? hit.eval : evaluate(pos);
+        raw_eval = tthit && hit.eval != -INF ? hit.eval : cached_eval(t, pos);
         eval = best = corrected_eval(t, pos, raw_eval);
         if (best >= beta)
             return best;
@@ -488,7 +514,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
         make_move(pos, m);
-        tt_prefetch(pos->key);
+        prefetch_child(t, pos);
         int s = -qsearch(t, -beta, -alpha, ply + 1);
         unmake_move(pos);
         if (stopped())
@@ -580,7 +606,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     bool check = in_check(pos);
     int eval = -INF, raw_eval = -INF;
     if (!check) {
-        raw_eval = tthit && hit.eval != -INF ? hit.eval : evaluate(pos);
+        raw_eval = tthit && hit.eval != -INF ? hit.eval : cached_eval(t, pos);
         eval = corrected_eval(t, pos, raw_eval);
     }
     t->stack[ply].eval = eval;
@@ -606,7 +632,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             t->stack[ply].move = MOVE_NULL;
             t->stack[ply].moved_piece = 0;
             make_null(pos);
-            tt_prefetch(pos->key);
+            prefetch_child(t, pos);
             int s = -search(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cutnode);
             unmake_null(pos);
             if (stopped())
@@ -705,7 +731,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         t->stack[ply].move = m;
         t->stack[ply].moved_piece = pos->board[MOVE_FROM(m)];
         make_move(pos, m);
-        tt_prefetch(pos->key);
+        prefetch_child(t, pos);
         moves_tried++;
         if (quiet)
             tried.quiets[tried.nquiets++] = m;
@@ -1233,14 +1259,24 @@ bool search_is_unbounded(void) { return atomic_load(&running) && (atomic_load(&p
 
 void search_clear(void)
 {
-    tt_clear();
     for (int i = 0; i < nthreads; i++) {
         memset(threads[i]->history, 0, sizeof threads[i]->history);
         memset(threads[i]->cont, 0, sizeof threads[i]->cont);
         memset(threads[i]->capt, 0, sizeof threads[i]->capt);
-        memset(threads[i]->corr, 0, sizeof threads[i]->corr);
         memset(threads[i]->counter, 0, sizeof threads[i]->counter);
         memset(threads[i]->killers, 0, sizeof threads[i]->killers);
+    }
+    search_forget_evals();
+}
+
+/* Everything learnt about the evaluator's scores: the TT's, the threads'
+ * caches and their corrections (learnt for one evaluator, wrong for another). */
+void search_forget_evals(void)
+{
+    tt_clear();
+    for (int i = 0; i < nthreads; i++) {
+        memset(threads[i]->eval_cache, 0, sizeof threads[i]->eval_cache);
+        memset(threads[i]->corr, 0, sizeof threads[i]->corr);
     }
 }
 

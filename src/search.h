@@ -62,7 +62,8 @@ void search_ponderhit(void);
 void search_wait(void);      /* waits until the running search has ended */
 bool search_running(void);
 bool search_is_unbounded(void); /* running as infinite or ponder */
-void search_clear(void);     /* ucinewgame: TT, histories */
+void search_clear(void);     /* ucinewgame: TT, histories, evaluations */
+void search_forget_evals(void); /* another evaluation: stored and cached evaluations and corrections go */
 void search_quit(void);      /* frees the threads */
 
 /* A whole search in the calling thread, one search thread, no `bestmove`

@@ -206,12 +206,12 @@ static bool set_syzygy_limit(const char *v, char *m, size_t n)
     return true;
 }
 
-/* The TT keeps static evaluations: a different evaluator or weight makes
- * them wrong, so they go. */
+/* The TT and the search threads keep static evaluations: a different
+ * evaluator or weight makes them wrong, so they go. */
 static bool eval_changed(const char *v, char *msg, size_t n)
 {
     (void)v, (void)msg, (void)n;
-    tt_clear();
+    search_forget_evals();
     return true;
 }
 

@@ -371,6 +371,27 @@ def options_during_search(c):
     e.close()
 
 
+def evaluator_switch(c):
+    """A search with one evaluator, then another: nothing of the first may
+    leak into the second (TT entries, cached evaluations, eval corrections).
+    The material evaluator scores every quiet position of the first moves 0."""
+    e = Engine()
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    e.send("position startpos")
+    e.send("go depth 9")
+    lines = e.expect("bestmove", 30)
+    c.check(last_info_with_score(lines).split()[:2] == ["info", "depth"], "a search with the hexe evaluator")
+    e.send("setoption name Evaluation value material")
+    e.send("position startpos")
+    e.send("go depth 2")
+    lines = e.expect("bestmove", 10)
+    scores = [l.split(" score ")[1].split()[:2] for l in lines if l.startswith("info depth") and " score " in l]
+    c.check(scores and all(s == ["cp", "0"] for s in scores),
+            "after switching to the material evaluator, depth 1-2 score 0 as in a fresh engine: %r" % scores)
+    c.check(e.close() == 0, "exits 0")
+
+
 def threads(c):
     e = Engine()
     e.handshake()
@@ -542,7 +563,8 @@ def strength_levels(c):
 
 for scenario in (handshake, before_uci_and_unknown, stop_latency, infinite_never_ends_alone, ponder,
                  isready_during_search, tiny_time, movestogo_one, long_move_lists, malformed_input,
-                 quit_while_searching, search_output, options_during_search, threads, threads_short_of_memory,
+                 quit_while_searching, search_output, options_during_search, evaluator_switch, threads,
+                 threads_short_of_memory,
                  show_wdl, chess960_notation, strength_levels):
     C.run(scenario)
 sys.exit(C.report())
