@@ -295,9 +295,11 @@ static inline int32_t *corr_entry(Thread *t, const Position *pos)
 
 /* The evaluator's score, from the thread's cache when the position was
  * evaluated lately. The result is the evaluator's own, so the tree is the same. */
+static inline uint64_t *eval_cache_entry(Thread *t, uint64_t key) { return &t->eval_cache[key & (EVAL_CACHE_SIZE - 1)]; }
+
 static int cached_eval(Thread *t, const Position *pos)
 {
-    uint64_t *e = &t->eval_cache[pos->key & (EVAL_CACHE_SIZE - 1)];
+    uint64_t *e = eval_cache_entry(t, pos->key);
     uint64_t hi = pos->key & ~(uint64_t)0xFFFF;
     if (*e && (*e & ~(uint64_t)0xFFFF) == hi)
         return (int16_t)(*e & 0xFFFF);
@@ -312,7 +314,7 @@ static int cached_eval(Thread *t, const Position *pos)
 static inline void prefetch_child(Thread *t, const Position *pos)
 {
     tt_prefetch(pos->key);
-    __builtin_prefetch(&t->eval_cache[pos->key & (EVAL_CACHE_SIZE - 1)]);
+    __builtin_prefetch(eval_cache_entry(t, pos->key));
 }
 
 /* The static evaluation corrected by the pawn structure's history, kept off
