@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "datagen.h"
 #include "eval.h"
+#include "nettrain.h"
 #include "play.h"
 #include "tune.h"
 #include "position.h"
@@ -29,6 +30,8 @@ int main(int argc, char **argv)
         return play_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "datagen"))
         return datagen_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "nettrain"))
+        return nettrain_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "tune"))
         return tune_main(argc - 1, argv + 1);
     uci_loop(stdin);

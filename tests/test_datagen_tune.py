@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""`hexe datagen` and `hexe tune` as a user runs them: the data format, the
-per-game sample limit, the random plies that make games from one opening
-differ, the tuner's output and validation report, and bad arguments."""
+"""`hexe datagen`, `hexe tune` and `hexe nettrain` as a user runs them: the
+data format, the per-game sample limit, the random plies that make games from
+one opening differ, the tuners' output and validation reports, and bad
+arguments."""
 import os
 import re
 import subprocess
@@ -85,6 +86,31 @@ def tune(c):
     c.check(os.path.exists(inc) and os.path.getsize(inc) > 1000, "initializer written")
 
 
+def nettrain(c):
+    data = os.path.join(TMP, "b.txt")
+    hold = os.path.join(TMP, "a.txt")
+    inc = os.path.join(TMP, "net.inc")
+    r = run("nettrain", "--data", data, "--validate", hold, "--hidden", "8", "--epochs", "3", "--out", inc)
+    c.check(r.returncode == 0, "nettrain exits 0 (%d): %s" % (r.returncode, r.stderr[-300:]))
+    epochs = re.findall(r"^epoch (\d+): train (0\.\d+) validate (0\.\d+)", r.stdout, re.M)
+    c.check([e[0] for e in epochs] == ["0", "1", "2", "3"], "nettrain reports every epoch: %s" % r.stdout[-300:])
+    text = open(inc).read() if os.path.exists(inc) else ""
+    kept = re.search(r"held-out error (0\.\d+)", text)
+    c.check("#define NET_HIDDEN 8" in text and text.count("},\n") == 768,
+            "the initializer has 8 hidden units and 768 input rows")
+    c.check(kept and epochs and abs(float(kept.group(1)) - min(float(e[2]) for e in epochs)) < 1e-6,
+            "the weights written are those of the lowest held-out error, the start included")
+    r = run("nettrain", "--check", hold)
+    m = re.search(r"(\d+) positions, K [0-9.]+: error without the correction (0\.\d+), with it (0\.\d+)", r.stdout)
+    c.check(r.returncode == 0 and m and int(m.group(1)) > 0, "nettrain --check reports both errors: %s" % r.stdout)
+    r = run("nettrain", "--data", os.path.join(TMP, "missing.txt"), "--validate", hold)
+    c.check(r.returncode != 0 and "cannot read the positions" in r.stderr, "nettrain: missing data reported")
+    r = run("nettrain", "--data", data, "--validate", hold, "--hidden", "0")
+    c.check(r.returncode != 0 and "usage" in r.stderr, "nettrain: a bad --hidden shows usage")
+    r = run("nettrain", "--bogus", "1")
+    c.check(r.returncode != 0 and "usage" in r.stderr, "nettrain: unknown option shows usage")
+
+
 def bad_arguments(c):
     r = run("datagen", "--games", "1", "--openings", os.path.join(TMP, "missing.epd"),
             "--out", os.path.join(TMP, "x.txt"))
@@ -100,5 +126,6 @@ def bad_arguments(c):
 C.run(data_format)
 C.run(random_plies)
 C.run(tune)
+C.run(nettrain)
 C.run(bad_arguments)
 sys.exit(C.report())

@@ -9,6 +9,7 @@
 #include "eval/bits.h"
 #include "eval/evaluators.h"
 #include "eval/hexe.h"
+#include "eval/net.h"
 #include "eval/simplified.h"
 #include "fen.h"
 #include "position.h"
@@ -52,6 +53,16 @@ static int eval_fen(const char *name, const char *fen)
 {
     Position pos = {0};
     int v = set(&pos, fen) ? eval_with(name, &pos) : -99999;
+    pos_free(&pos);
+    return v;
+}
+
+/* hexe without its learnt correction: the hand-made terms alone. */
+static int base_fen(const char *fen)
+{
+    Position pos = {0};
+    bool corrected;
+    int v = set(&pos, fen) ? hexe_base_eval(&pos, &corrected) : -99999;
     pos_free(&pos);
     return v;
 }
@@ -255,7 +266,7 @@ static bool trace_consistent(const Evaluator *ev, const Position *pos, char *why
     bool tapered = ev == &eval_hexe;
     int cols = tapered ? 6 : 3;
     long acc[6] = {0}, sum[6] = {0};
-    int rules = 0, final_white = 0, final_stm = 0, blend[7] = {0};
+    int rules = 0, final_white = 0, final_stm = 0, blend[7] = {0}, learnt = 0;
     bool have_sum = false, have_final = false, have_blend = false;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -275,6 +286,8 @@ static bool trace_consistent(const Evaluator *ev, const Position *pos, char *why
                 acc[i] += v[i];
         } else if (!strncmp(line, "Final evaluation:", 17)) {
             have_final = sscanf(line, "Final evaluation: %d cp (White's view), %d", &final_white, &final_stm) == 2;
+        } else if (!strncmp(line, "Learnt correction:", 18)) {
+            sscanf(line, "Learnt correction: %d", &learnt);
         } else if (!strncmp(line, "Blend:", 6)) {
             have_blend = sscanf(line, "Blend: (mg %d * %d * %d/64 + eg %d * %d * %d/64) / 24 = %d", &blend[0],
                                 &blend[1], &blend[2], &blend[3], &blend[4], &blend[5], &blend[6]) == 7;
@@ -297,8 +310,8 @@ static bool trace_consistent(const Evaluator *ev, const Position *pos, char *why
             return false;
         }
         int v = (blend[0] * blend[1] * blend[2] + blend[3] * blend[4] * blend[5]) / (24 * 64);
-        if (v != blend[6] || v != final_white) {
-            snprintf(why, whylen, "blend computes %d, trace says %d / %d", v, blend[6], final_white);
+        if (v != blend[6] || v + learnt != final_white) {
+            snprintf(why, whylen, "blend computes %d + learnt %d, trace says %d / %d", v, learnt, blend[6], final_white);
             return false;
         }
     } else if (sum[2] != final_white) {
@@ -503,14 +516,14 @@ static void test_hexe_params(void)
         if (!strcmp(hexe_param_name(i), "pst_mg knight e4"))
             CHECK(hexe_param(i) == &hexe_weights.pst_mg[KNIGHT - 1][4 * 8 + 4], "knight e4 address");
     /* Start position: every term cancels but the tempo (mg, phase 24). */
-    int start = eval_fen("hexe", START_FEN);
+    int start = base_fen(START_FEN);
     CHECK(start == hexe_weights.tempo.mg, "hexe start %d", start);
     if (tempo_mg >= 0) {
         *hexe_param(tempo_mg) += 100;
         hexe_params_changed();
-        CHECK(eval_fen("hexe", START_FEN) == start + 100, "tempo +100 gives %d", eval_fen("hexe", START_FEN));
+        CHECK(base_fen(START_FEN) == start + 100, "tempo +100 gives %d", base_fen(START_FEN));
         hexe_params_reset();
-        CHECK(eval_fen("hexe", START_FEN) == start, "reset gives %d", eval_fen("hexe", START_FEN));
+        CHECK(base_fen(START_FEN) == start, "reset gives %d", base_fen(START_FEN));
     }
     /* A pawn weight changed: the cached pawn scores must not hide it
      * (without the complexity term, which is not linear in it). */
@@ -566,6 +579,31 @@ static void test_incremental_psq(void)
     }
     pos_free(&pos);
     CHECK(bad == 0 && n > 1000, "%d of %d positions differ between incremental and full piece-square sums", bad, n);
+}
+
+/* The learnt correction's sums, carried from one position to the next by
+ * the pieces that differ, equal those summed from scratch; and the
+ * correction is not nothing (the weights are in). */
+static void test_net(void)
+{
+    Position pos = {0};
+    int bad = 0, n = 0, nonzero = 0, big = 0;
+    for (int i = 0; i < nfens; i++) {
+        if (!set(&pos, fens[i]))
+            continue;
+        int carried = net_correction(&pos);
+        net_forget();
+        int fresh = net_correction(&pos);
+        if (carried != fresh && bad++ < 3)
+            printf("%s: correction %d carried over, %d from scratch\n", fens[i], carried, fresh);
+        nonzero += fresh != 0;
+        big += abs(fresh) > 500;
+        n++;
+    }
+    pos_free(&pos);
+    CHECK(bad == 0 && n > 1000, "%d of %d positions differ between carried and fresh sums", bad, n);
+    CHECK(nonzero > n / 2, "the correction is 0 in %d of %d positions", n - nonzero, n);
+    CHECK(big < n / 100, "the correction exceeds 500 cp in %d of %d positions", big, n);
 }
 
 static void test_hexe_sanity(void)
@@ -703,17 +741,17 @@ static void test_hexe_terms(void)
     /* Complexity moves the endgame sum towards 0 (here, with pawns and
      * kings alone, phase 0, all of the score), and never past it. */
     const char *up3 = "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1";
-    int plain = eval_fen("hexe", up3);
+    int plain = base_fen(up3);
     w->complexity_base = -48;
     hexe_params_changed();
-    int less = eval_fen("hexe", up3);
+    int less = base_fen(up3);
     w->complexity_base = -100000;
     hexe_params_changed();
-    int none = eval_fen("hexe", up3);
+    int none = base_fen(up3);
     w->complexity_base = 0;
     w->complexity_pawns_only = 48;
     hexe_params_changed();
-    int more = eval_fen("hexe", up3);
+    int more = base_fen(up3);
     CHECK(plain > 100 && less == plain - 48 && none == 0 && more == plain + 48,
           "complexity: %d, base -48 %d, base -100000 %d, pawns only +48 %d", plain, less, none, more);
     hexe_params_reset();
@@ -787,6 +825,7 @@ int main(void)
     test_hexe_params();
     test_pawn_cache();
     test_incremental_psq();
+    test_net();
     test_hexe_sanity();
     for (int i = 0; i < nfens; i++)
         free(fens[i]);

@@ -20,6 +20,7 @@
 
 #include "bits.h"
 #include "evaluators.h"
+#include "net.h"
 #include "trace.h"
 
 #define WT hexe_weights
@@ -638,6 +639,21 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
 #endif
 static _Thread_local uint64_t eval_cache[EVAL_CACHE_SIZE];
 
+/* The learnt correction (net.h), side to move's view: none where a special
+ * case or a zero scale has decided the score. */
+static int correction(const Position *pos, const HexeInfo *info)
+{
+    return info->special || !info->scale ? 0 : net_correction(pos);
+}
+
+int hexe_base_eval(const Position *pos, bool *corrected)
+{
+    HexeInfo info;
+    hexe_compute(pos, &info, false);
+    *corrected = !info.special && info.scale;
+    return pos->side == WHITE ? info.white : -info.white;
+}
+
 static int hexe_eval(const Position *pos)
 {
     uint64_t key = pos->key ^ cache_salt, *e = &eval_cache[key & (EVAL_CACHE_SIZE - 1)];
@@ -645,7 +661,7 @@ static int hexe_eval(const Position *pos)
         return (int16_t)(*e & 0xFFFF);
     HexeInfo info;
     hexe_compute(pos, &info, false);
-    int v = pos->side == WHITE ? info.white : -info.white;
+    int v = (pos->side == WHITE ? info.white : -info.white) + correction(pos, &info);
     if (v >= INT16_MIN && v <= INT16_MAX)
         *e = (key & ~0xFFFFULL) | (uint16_t)v;
     return v;
@@ -672,7 +688,9 @@ static void hexe_trace(const Position *pos, FILE *out)
             info.scale_why);
     fprintf(out, "Blend: (mg %d * %d * %d/64 + eg %d * %d * %d/64) / 24 = %d\n", info.mg, info.phase, info.scale_mg,
             info.eg, PHASE_MAX - info.phase, info.scale, info.white);
-    trace_final(out, pos, info.white);
+    int c = correction(pos, &info), white_c = pos->side == WHITE ? c : -c;
+    fprintf(out, "Learnt correction: %d (White's view)\n", white_c);
+    trace_final(out, pos, info.white + white_c);
 }
 
 const Evaluator eval_hexe = {"hexe", hexe_eval, hexe_trace};

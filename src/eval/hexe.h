@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 
+#include "../position.h"
 #include "../types.h" /* Score */
 
 typedef struct {
@@ -90,5 +91,9 @@ void hexe_params_changed(void);     /* call after writing weights (not during a 
 void hexe_params_reset(void);       /* back to the defaults */
 void hexe_params_write(FILE *out);  /* "name = value" lines */
 void hexe_params_write_inc(FILE *out); /* a hexe_defaults.inc with the current weights */
+
+/* The evaluation without the learnt correction (net.h), side to move's view;
+ * *corrected tells whether the full evaluation adds the correction. */
+int hexe_base_eval(const Position *pos, bool *corrected);
 
 #endif

@@ -1,0 +1,369 @@
+/* nettrain.c - `hexe nettrain`: fits the learnt correction of the `hexe`
+ * evaluation (eval/net.h) to labelled positions ('<FEN> | <White's expected
+ * score>', e.g. from scripts/sf-label):
+ *
+ *   eval = hce + S * (b2 + W2 . [crelu(acc_stm), crelu(acc_other)])
+ *   acc_view = b1 + the W1 rows of the pieces seen from that side
+ *   error = mean over positions of (y - sigmoid(K * eval / 400))^2
+ *
+ * hce is the evaluation without the correction, K is fitted to it alone, and
+ * positions where the evaluation adds no correction (special cases) are left
+ * out. Adam with decoupled weight decay, mini-batches, and early stopping on
+ * held-out positions: the weights with the lowest held-out error are written,
+ * rounded as net.h says, to a hexe_net.inc. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nettrain.h"
+
+#include "eval/hexe.h"
+#include "eval/net.h"
+#include "fen.h"
+
+#define NFEAT NET_INPUTS
+#define MAXH 256
+#define S_OUT 100.0
+
+typedef struct {
+    int n;
+    uint16_t (*f)[2][32];
+    uint8_t (*nf)[2];
+    float *hce, *y;
+} Set;
+
+static int load(Set *d, const char *path, int max)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    int cap = 1 << 16;
+    d->f = malloc((size_t)cap * sizeof *d->f);
+    d->nf = malloc((size_t)cap * sizeof *d->nf);
+    d->hce = malloc((size_t)cap * sizeof *d->hce);
+    d->y = malloc((size_t)cap * sizeof *d->y);
+    d->n = 0;
+    char line[512], err[160];
+    Position pos;
+    memset(&pos, 0, sizeof pos);
+    while (fgets(line, sizeof line, fp) && (!max || d->n < max)) {
+        char *bar = strchr(line, '|');
+        if (!bar)
+            continue;
+        *bar = '\0';
+        bool corrected;
+        if (!pos_set_fen(&pos, line, err, sizeof err))
+            continue;
+        int hce = hexe_base_eval(&pos, &corrected);
+        if (!corrected)
+            continue;
+        if (d->n == cap) {
+            cap *= 2;
+            d->f = realloc(d->f, (size_t)cap * sizeof *d->f);
+            d->nf = realloc(d->nf, (size_t)cap * sizeof *d->nf);
+            d->hce = realloc(d->hce, (size_t)cap * sizeof *d->hce);
+            d->y = realloc(d->y, (size_t)cap * sizeof *d->y);
+        }
+        int i = d->n, stm = pos.side, pieces = 0;
+        for (int p = 0; p < 16; p++)
+            pieces += __builtin_popcountll(pos.bb[p]);
+        if (pieces > 32)
+            continue; /* a legal FEN, not a chess position */
+        d->nf[i][0] = d->nf[i][1] = 0;
+        for (int s = 0; s < 128; s++) {
+            if (OFFBOARD(s) || !pos.board[s])
+                continue;
+            for (int k = 0; k < 2; k++) {
+                int c = k == 0 ? stm : !stm;
+                d->f[i][k][d->nf[i][k]++] =
+                    (uint16_t)net_input(c, PCOLOR(pos.board[s]), PTYPE(pos.board[s]), SQ64(s));
+            }
+        }
+        double r = atof(bar + 1);
+        d->y[i] = (float)(stm == WHITE ? r : 1 - r);
+        d->hce[i] = (float)hce;
+        d->n++;
+    }
+    fclose(fp);
+    pos_free(&pos);
+    return d->n;
+}
+
+static int H = 64;
+static float *W1, *b1, *W2, b2;
+
+static double sigm(double k, double e) { return 1.0 / (1.0 + pow(10.0, -k * e / 400.0)); }
+
+/* The correction of position i in centipawns; fills acc (the two halves'
+ * sums) and a (their clipped values). */
+static double forward(const Set *d, int i, float *acc, float *a)
+{
+    for (int k = 0; k < 2; k++) {
+        float *ac = acc + k * H;
+        memcpy(ac, b1, (size_t)H * sizeof *ac);
+        for (int j = 0; j < d->nf[i][k]; j++) {
+            const float *w = W1 + (size_t)d->f[i][k][j] * H;
+            for (int h = 0; h < H; h++)
+                ac[h] += w[h];
+        }
+    }
+    double o = b2;
+    for (int h = 0; h < 2 * H; h++) {
+        float v = acc[h];
+        a[h] = v < 0 ? 0 : v > 1 ? 1 : v;
+        o += W2[h] * a[h];
+    }
+    return S_OUT * o;
+}
+
+static double set_error(const Set *d, double K)
+{
+    float acc[2 * MAXH], a[2 * MAXH];
+    double sum = 0;
+    for (int i = 0; i < d->n; i++) {
+        double e = d->y[i] - sigm(K, d->hce[i] + forward(d, i, acc, a));
+        sum += e * e;
+    }
+    return sum / d->n;
+}
+
+static double fit_k(const Set *d)
+{
+    double lo = 0.05, hi = 5.0;
+    for (int it = 0; it < 50; it++) {
+        double a = hi - (hi - lo) / 1.618033988, b = lo + (hi - lo) / 1.618033988, ea = 0, eb = 0;
+        for (int i = 0; i < d->n; i++) {
+            double x = d->y[i] - sigm(a, d->hce[i]), z = d->y[i] - sigm(b, d->hce[i]);
+            ea += x * x, eb += z * z;
+        }
+        if (ea < eb)
+            hi = b;
+        else
+            lo = a;
+    }
+    return (lo + hi) / 2;
+}
+
+typedef struct {
+    float *m, *v;
+} Moments;
+
+static double wd = 2;
+
+static void adam(float *p, const float *g, Moments *mo, int n, double lr, double decay, int t)
+{
+    const double b1c = 1 - pow(0.9, t), b2c = 1 - pow(0.999, t);
+    for (int j = 0; j < n; j++) {
+        mo->m[j] = 0.9f * mo->m[j] + 0.1f * g[j];
+        mo->v[j] = 0.999f * mo->v[j] + 0.001f * g[j] * g[j];
+        p[j] -= (float)(lr * (mo->m[j] / b1c) / (sqrt(mo->v[j] / b2c) + 1e-8) + lr * decay * p[j]);
+    }
+}
+
+static unsigned long long rng = 88172645463325252ULL;
+static unsigned long long xr(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+/* Writes the weights rounded as net.h says, as a hexe_net.inc. */
+static void write_inc(const char *path, double K, double err, int n)
+{
+    FILE *o = fopen(path, "w");
+    if (!o) {
+        fprintf(stderr, "cannot write %s\n", path);
+        return;
+    }
+    fprintf(o, "/* hexe_net.inc - the learnt correction's weights (net.h), written by\n"
+               " * `hexe nettrain`: %d positions, K %.4f, held-out error %.6f. */\n",
+            n, K, err);
+    fprintf(o, "#define NET_HIDDEN %d\n", H);
+    fprintf(o, "static const int64_t net_b2 = %lld;\n", (long long)llround(b2 * S_OUT * NET_Q1 * NET_Q2));
+    fprintf(o, "static const int32_t net_b1[NET_HIDDEN] = {");
+    for (int h = 0; h < H; h++)
+        fprintf(o, "%s%ld", h ? "," : "", lround(b1[h] * NET_Q1));
+    fprintf(o, "};\nstatic const int32_t net_w2[2 * NET_HIDDEN] = {");
+    for (int h = 0; h < 2 * H; h++)
+        fprintf(o, "%s%ld", h ? "," : "", lround(W2[h] * S_OUT * NET_Q2));
+    fprintf(o, "};\nstatic const int16_t net_w1[NET_INPUTS][NET_HIDDEN] = {\n");
+    for (int j = 0; j < NFEAT; j++) {
+        fprintf(o, "{");
+        for (int h = 0; h < H; h++) {
+            long v = lround(W1[(size_t)j * H + h] * NET_Q1);
+            fprintf(o, "%s%ld", h ? "," : "", v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : v);
+        }
+        fprintf(o, "},\n");
+    }
+    fprintf(o, "};\n");
+    fclose(o);
+}
+
+/* --check: the error of the evaluation compiled in, without and with its
+ * correction, on a labelled file (the integer path the search uses). */
+static int check(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return fprintf(stderr, "cannot read %s\n", path), 1;
+    char line[512], err[160];
+    Position pos;
+    memset(&pos, 0, sizeof pos);
+    int n = 0;
+    float *hce = NULL, *full = NULL, *y = NULL;
+    while (fgets(line, sizeof line, fp)) {
+        char *bar = strchr(line, '|');
+        bool corrected;
+        if (!bar)
+            continue;
+        *bar = '\0';
+        if (!pos_set_fen(&pos, line, err, sizeof err))
+            continue;
+        int base = hexe_base_eval(&pos, &corrected);
+        if (!corrected)
+            continue;
+        hce = realloc(hce, (size_t)(n + 1) * sizeof *hce);
+        full = realloc(full, (size_t)(n + 1) * sizeof *full);
+        y = realloc(y, (size_t)(n + 1) * sizeof *y);
+        double r = atof(bar + 1);
+        hce[n] = (float)base;
+        full[n] = (float)(base + net_correction(&pos));
+        y[n++] = (float)(pos.side == WHITE ? r : 1 - r);
+    }
+    fclose(fp);
+    pos_free(&pos);
+    Set d = {.n = n, .hce = hce, .y = y};
+    double K = fit_k(&d), e0 = 0, e1 = 0;
+    for (int i = 0; i < n; i++) {
+        double a = y[i] - sigm(K, hce[i]), b = y[i] - sigm(K, full[i]);
+        e0 += a * a, e1 += b * b;
+    }
+    printf("%d positions, K %.4f: error without the correction %.6f, with it %.6f\n", n, K, e0 / n, e1 / n);
+    free(hce), free(full), free(y);
+    return 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: hexe nettrain --data FILE --validate FILE [--hidden H] [--epochs E] [--lr X] [--wd X]\n"
+            "                     [--batch N] [--max N] [--out hexe_net.inc]\n"
+            "       hexe nettrain --check FILE\n"
+            "Fits the learnt correction of the `hexe` evaluation (src/eval/net.h) to the\n"
+            "labelled positions of FILE ('<FEN> | <White's expected score>') and writes the\n"
+            "weights with the lowest error on the --validate positions as a hexe_net.inc.\n"
+            "Defaults: --hidden 64 --epochs 40 --lr 0.0005 (cosine decay) --wd 2 (first layer) --batch 1024.\n"
+            "The .inc's NET_HIDDEN must match --hidden: copy it to src/eval/hexe_net.inc and rebuild.\n"
+            "--check FILE: the error of the evaluation built in, without and with the correction.\n");
+    return 2;
+}
+
+int nettrain_main(int argc, char **argv)
+{
+    const char *data = NULL, *val = NULL, *out = "hexe_net.inc";
+    int epochs = 40, batch = 1024, max = 0;
+    double lr = 5e-4;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        i++;
+        if (!strcmp(a, "--check"))
+            return check(v);
+        else if (!strcmp(a, "--data"))
+            data = v;
+        else if (!strcmp(a, "--validate"))
+            val = v;
+        else if (!strcmp(a, "--hidden"))
+            H = atoi(v);
+        else if (!strcmp(a, "--epochs"))
+            epochs = atoi(v);
+        else if (!strcmp(a, "--lr"))
+            lr = atof(v);
+        else if (!strcmp(a, "--wd"))
+            wd = atof(v);
+        else if (!strcmp(a, "--batch"))
+            batch = atoi(v);
+        else if (!strcmp(a, "--max"))
+            max = atoi(v);
+        else if (!strcmp(a, "--out"))
+            out = v;
+        else
+            return usage();
+    }
+    if (!data || !val || H < 1 || H > MAXH || batch < 1 || epochs < 1)
+        return usage();
+    Set tr, va;
+    if (load(&tr, data, max) <= 0 || load(&va, val, 0) <= 0)
+        return fprintf(stderr, "cannot read the positions\n"), 1;
+    double K = fit_k(&tr);
+    W1 = calloc((size_t)NFEAT * H, sizeof *W1);
+    b1 = calloc((size_t)H, sizeof *b1);
+    W2 = calloc((size_t)2 * H, sizeof *W2); /* a zero output: training starts from the hand-made evaluation */
+    for (int j = 0; j < NFEAT * H; j++)
+        W1[j] = (float)(((double)(xr() % 20001) / 10000.0 - 1.0) * 0.05);
+    for (int h = 0; h < H; h++)
+        b1[h] = 0.25f;
+    b2 = 0;
+    printf("train %d, validate %d, K %.4f, hidden %d\n", tr.n, va.n, K, H);
+    double best = set_error(&va, K);
+    printf("epoch 0: train %.6f validate %.6f\n", set_error(&tr, K), best);
+    write_inc(out, K, best, tr.n); /* no correction yet: kept if no epoch does better */
+    float *gW1 = calloc((size_t)NFEAT * H, sizeof *gW1), *gb1 = calloc((size_t)H, sizeof *gb1),
+          *gW2 = calloc((size_t)2 * H, sizeof *gW2), gb2;
+    Moments mW1 = {calloc((size_t)NFEAT * H, 4), calloc((size_t)NFEAT * H, 4)},
+            mb1 = {calloc((size_t)H, 4), calloc((size_t)H, 4)}, mW2 = {calloc((size_t)2 * H, 4), calloc((size_t)2 * H, 4)},
+            mb2 = {calloc(1, 4), calloc(1, 4)};
+    int *order = malloc((size_t)tr.n * sizeof *order);
+    for (int i = 0; i < tr.n; i++)
+        order[i] = i;
+    int t = 0;
+    float acc[2 * MAXH], a[2 * MAXH], ga[2 * MAXH];
+    for (int ep = 1; ep <= epochs; ep++) {
+        double rate = lr * 0.5 * (1 + cos(3.14159265358979 * (ep - 1) / epochs)); /* cosine decay */
+        for (int i = tr.n - 1; i > 0; i--) {
+            int j = (int)(xr() % (unsigned long long)(i + 1)), x = order[i];
+            order[i] = order[j], order[j] = x;
+        }
+        for (int s0 = 0; s0 < tr.n; s0 += batch) {
+            int s1 = s0 + batch < tr.n ? s0 + batch : tr.n;
+            memset(gW1, 0, (size_t)NFEAT * H * 4), memset(gb1, 0, (size_t)H * 4), memset(gW2, 0, (size_t)2 * H * 4);
+            gb2 = 0;
+            for (int s = s0; s < s1; s++) {
+                int i = order[s];
+                double e = tr.hce[i] + forward(&tr, i, acc, a), p = sigm(K, e);
+                /* d/d(o) of (p - y)^2, o = the network's unscaled output */
+                double g = 2 * (p - tr.y[i]) * p * (1 - p) * log(10.0) * K / 400.0 * S_OUT / (s1 - s0);
+                gb2 += (float)g;
+                for (int h = 0; h < 2 * H; h++) {
+                    gW2[h] += (float)(g * a[h]);
+                    ga[h] = (acc[h] > 0 && acc[h] < 1) ? (float)(g * W2[h]) : 0.0f;
+                }
+                for (int k = 0; k < 2; k++) {
+                    const float *gk = ga + k * H;
+                    for (int h = 0; h < H; h++)
+                        gb1[h] += gk[h];
+                    for (int j = 0; j < tr.nf[i][k]; j++) {
+                        float *w = gW1 + (size_t)tr.f[i][k][j] * H;
+                        for (int h = 0; h < H; h++)
+                            w[h] += gk[h];
+                    }
+                }
+            }
+            t++;
+            adam(W1, gW1, &mW1, NFEAT * H, rate, wd, t); /* weight decay on the first layer only */
+            adam(b1, gb1, &mb1, H, rate, 0, t);
+            adam(W2, gW2, &mW2, 2 * H, rate, 0, t);
+            adam(&b2, &gb2, &mb2, 1, rate, 0, t);
+        }
+        double ev = set_error(&va, K);
+        printf("epoch %d: train %.6f validate %.6f%s\n", ep, set_error(&tr, K), ev, ev < best ? " *" : "");
+        fflush(stdout);
+        if (ev < best) {
+            best = ev;
+            write_inc(out, K, ev, tr.n);
+        }
+    }
+    return 0;
+}
