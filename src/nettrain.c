@@ -90,8 +90,14 @@ static int load(Set *d, const char *path, int max)
     return d->n;
 }
 
+static void free_set(Set *d)
+{
+    free(d->f), free(d->nf), free(d->hce), free(d->y);
+}
+
+/* The parameters, slices of one vector: W1 (NFEAT x H), b1 (H), W2 (2H), b2 (1). */
 static int H = 64;
-static float *W1, *b1, *W2, b2;
+static float *W1, *b1, *W2, *b2;
 
 static double sigm(double k, double e) { return 1.0 / (1.0 + pow(10.0, -k * e / 400.0)); }
 
@@ -108,7 +114,7 @@ static double forward(const Set *d, int i, float *acc, float *a)
                 ac[h] += w[h];
         }
     }
-    double o = b2;
+    double o = *b2;
     for (int h = 0; h < 2 * H; h++) {
         float v = acc[h];
         a[h] = v < 0 ? 0 : v > 1 ? 1 : v;
@@ -145,19 +151,16 @@ static double fit_k(const Set *d)
     return (lo + hi) / 2;
 }
 
-typedef struct {
-    float *m, *v;
-} Moments;
-
 static double wd = 2;
 
-static void adam(float *p, const float *g, Moments *mo, int n, double lr, double decay, int t)
+/* One Adam step on n parameters p with gradients g and moments m, v. */
+static void adam(float *p, const float *g, float *m, float *v, size_t n, double lr, double decay, int t)
 {
     const double b1c = 1 - pow(0.9, t), b2c = 1 - pow(0.999, t);
-    for (int j = 0; j < n; j++) {
-        mo->m[j] = 0.9f * mo->m[j] + 0.1f * g[j];
-        mo->v[j] = 0.999f * mo->v[j] + 0.001f * g[j] * g[j];
-        p[j] -= (float)(lr * (mo->m[j] / b1c) / (sqrt(mo->v[j] / b2c) + 1e-8) + lr * decay * p[j]);
+    for (size_t j = 0; j < n; j++) {
+        m[j] = 0.9f * m[j] + 0.1f * g[j];
+        v[j] = 0.999f * v[j] + 0.001f * g[j] * g[j];
+        p[j] -= (float)(lr * (m[j] / b1c) / (sqrt(v[j] / b2c) + 1e-8) + lr * decay * p[j]);
     }
 }
 
@@ -180,7 +183,7 @@ static void write_inc(const char *path, double K, double err, int n)
                " * `hexe nettrain`: %d positions, K %.4f, held-out error %.6f. */\n",
             n, K, err);
     fprintf(o, "#define NET_HIDDEN %d\n", H);
-    fprintf(o, "static const int64_t net_b2 = %lld;\n", (long long)llround(b2 * S_OUT * NET_Q1 * NET_Q2));
+    fprintf(o, "static const int64_t net_b2 = %lld;\n", (long long)llround(*b2 * S_OUT * NET_Q1 * NET_Q2));
     fprintf(o, "static const int32_t net_b1[NET_HIDDEN] = {");
     for (int h = 0; h < H; h++)
         fprintf(o, "%s%ld", h ? "," : "", lround(b1[h] * NET_Q1));
@@ -294,27 +297,26 @@ int nettrain_main(int argc, char **argv)
     }
     if (!data || !val || H < 1 || H > MAXH || batch < 1 || epochs < 1)
         return usage();
-    Set tr, va;
-    if (load(&tr, data, max) <= 0 || load(&va, val, 0) <= 0)
+    Set tr = {0}, va = {0};
+    if (load(&tr, data, max) <= 0 || load(&va, val, 0) <= 0) {
+        free_set(&tr), free_set(&va);
         return fprintf(stderr, "cannot read the positions\n"), 1;
+    }
     double K = fit_k(&tr);
-    W1 = calloc((size_t)NFEAT * H, sizeof *W1);
-    b1 = calloc((size_t)H, sizeof *b1);
-    W2 = calloc((size_t)2 * H, sizeof *W2); /* a zero output: training starts from the hand-made evaluation */
-    for (int j = 0; j < NFEAT * H; j++)
+    size_t n1 = (size_t)NFEAT * H, np = n1 + 3 * (size_t)H + 1;
+    float *P = calloc(np, sizeof *P), *G = calloc(np, sizeof *G), *M = calloc(np, sizeof *M),
+          *V = calloc(np, sizeof *V);
+    W1 = P, b1 = P + n1, W2 = b1 + H, b2 = W2 + 2 * H;
+    float *gW1 = G, *gb1 = G + n1, *gW2 = gb1 + H, *gb2 = gW2 + 2 * H;
+    for (size_t j = 0; j < n1; j++)
         W1[j] = (float)(((double)(xr() % 20001) / 10000.0 - 1.0) * 0.05);
     for (int h = 0; h < H; h++)
         b1[h] = 0.25f;
-    b2 = 0;
+    /* W2 and b2 start at 0: no correction, the hand-made evaluation. */
     printf("train %d, validate %d, K %.4f, hidden %d\n", tr.n, va.n, K, H);
     double best = set_error(&va, K);
     printf("epoch 0: train %.6f validate %.6f\n", set_error(&tr, K), best);
     write_inc(out, K, best, tr.n); /* no correction yet: kept if no epoch does better */
-    float *gW1 = calloc((size_t)NFEAT * H, sizeof *gW1), *gb1 = calloc((size_t)H, sizeof *gb1),
-          *gW2 = calloc((size_t)2 * H, sizeof *gW2), gb2;
-    Moments mW1 = {calloc((size_t)NFEAT * H, 4), calloc((size_t)NFEAT * H, 4)},
-            mb1 = {calloc((size_t)H, 4), calloc((size_t)H, 4)}, mW2 = {calloc((size_t)2 * H, 4), calloc((size_t)2 * H, 4)},
-            mb2 = {calloc(1, 4), calloc(1, 4)};
     int *order = malloc((size_t)tr.n * sizeof *order);
     for (int i = 0; i < tr.n; i++)
         order[i] = i;
@@ -328,14 +330,13 @@ int nettrain_main(int argc, char **argv)
         }
         for (int s0 = 0; s0 < tr.n; s0 += batch) {
             int s1 = s0 + batch < tr.n ? s0 + batch : tr.n;
-            memset(gW1, 0, (size_t)NFEAT * H * 4), memset(gb1, 0, (size_t)H * 4), memset(gW2, 0, (size_t)2 * H * 4);
-            gb2 = 0;
+            memset(G, 0, np * sizeof *G);
             for (int s = s0; s < s1; s++) {
                 int i = order[s];
                 double e = tr.hce[i] + forward(&tr, i, acc, a), p = sigm(K, e);
                 /* d/d(o) of (p - y)^2, o = the network's unscaled output */
                 double g = 2 * (p - tr.y[i]) * p * (1 - p) * log(10.0) * K / 400.0 * S_OUT / (s1 - s0);
-                gb2 += (float)g;
+                *gb2 += (float)g;
                 for (int h = 0; h < 2 * H; h++) {
                     gW2[h] += (float)(g * a[h]);
                     ga[h] = (acc[h] > 0 && acc[h] < 1) ? (float)(g * W2[h]) : 0.0f;
@@ -352,10 +353,8 @@ int nettrain_main(int argc, char **argv)
                 }
             }
             t++;
-            adam(W1, gW1, &mW1, NFEAT * H, rate, wd, t); /* weight decay on the first layer only */
-            adam(b1, gb1, &mb1, H, rate, 0, t);
-            adam(W2, gW2, &mW2, 2 * H, rate, 0, t);
-            adam(&b2, &gb2, &mb2, 1, rate, 0, t);
+            adam(P, G, M, V, n1, rate, wd, t); /* weight decay on the first layer only */
+            adam(P + n1, G + n1, M + n1, V + n1, np - n1, rate, 0, t);
         }
         double ev = set_error(&va, K);
         printf("epoch %d: train %.6f validate %.6f%s\n", ep, set_error(&tr, K), ev, ev < best ? " *" : "");
@@ -365,5 +364,7 @@ int nettrain_main(int argc, char **argv)
             write_inc(out, K, ev, tr.n);
         }
     }
+    free(P), free(G), free(M), free(V), free(order);
+    free_set(&tr), free_set(&va);
     return 0;
 }
