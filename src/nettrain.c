@@ -30,7 +30,8 @@ typedef struct {
     int n;
     uint16_t (*f)[2][32];
     uint8_t (*nf)[2];
-    float *hce, *y;
+    float *hce, *y; /* the evaluation without the correction, and the label, side to move's view */
+    float *full;    /* the evaluation with the correction built in (for --check) */
 } Set;
 
 static int load(Set *d, const char *path, int max)
@@ -43,6 +44,7 @@ static int load(Set *d, const char *path, int max)
     d->nf = malloc((size_t)cap * sizeof *d->nf);
     d->hce = malloc((size_t)cap * sizeof *d->hce);
     d->y = malloc((size_t)cap * sizeof *d->y);
+    d->full = malloc((size_t)cap * sizeof *d->full);
     d->n = 0;
     char line[512], err[160];
     Position pos;
@@ -64,6 +66,7 @@ static int load(Set *d, const char *path, int max)
             d->nf = realloc(d->nf, (size_t)cap * sizeof *d->nf);
             d->hce = realloc(d->hce, (size_t)cap * sizeof *d->hce);
             d->y = realloc(d->y, (size_t)cap * sizeof *d->y);
+            d->full = realloc(d->full, (size_t)cap * sizeof *d->full);
         }
         int i = d->n, stm = pos.side, pieces = 0;
         for (int p = 0; p < 16; p++)
@@ -83,6 +86,7 @@ static int load(Set *d, const char *path, int max)
         double r = atof(bar + 1);
         d->y[i] = (float)(stm == WHITE ? r : 1 - r);
         d->hce[i] = (float)hce;
+        d->full[i] = (float)(hce + net_correction(&pos));
         d->n++;
     }
     fclose(fp);
@@ -92,7 +96,7 @@ static int load(Set *d, const char *path, int max)
 
 static void free_set(Set *d)
 {
-    free(d->f), free(d->nf), free(d->hce), free(d->y);
+    free(d->f), free(d->nf), free(d->hce), free(d->y), free(d->full);
 }
 
 /* The parameters, slices of one vector: W1 (NFEAT x H), b1 (H), W2 (2H), b2 (1). */
@@ -207,43 +211,18 @@ static void write_inc(const char *path, double K, double err, int n)
  * correction, on a labelled file (the integer path the search uses). */
 static int check(const char *path)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return fprintf(stderr, "cannot read %s\n", path), 1;
-    char line[512], err[160];
-    Position pos;
-    memset(&pos, 0, sizeof pos);
-    int n = 0;
-    float *hce = NULL, *full = NULL, *y = NULL;
-    while (fgets(line, sizeof line, fp)) {
-        char *bar = strchr(line, '|');
-        bool corrected;
-        if (!bar)
-            continue;
-        *bar = '\0';
-        if (!pos_set_fen(&pos, line, err, sizeof err))
-            continue;
-        int base = hexe_base_eval(&pos, &corrected);
-        if (!corrected)
-            continue;
-        hce = realloc(hce, (size_t)(n + 1) * sizeof *hce);
-        full = realloc(full, (size_t)(n + 1) * sizeof *full);
-        y = realloc(y, (size_t)(n + 1) * sizeof *y);
-        double r = atof(bar + 1);
-        hce[n] = (float)base;
-        full[n] = (float)(base + net_correction(&pos));
-        y[n++] = (float)(pos.side == WHITE ? r : 1 - r);
+    Set d = {0};
+    if (load(&d, path, 0) <= 0) {
+        free_set(&d);
+        return fprintf(stderr, "cannot read the positions\n"), 1;
     }
-    fclose(fp);
-    pos_free(&pos);
-    Set d = {.n = n, .hce = hce, .y = y};
     double K = fit_k(&d), e0 = 0, e1 = 0;
-    for (int i = 0; i < n; i++) {
-        double a = y[i] - sigm(K, hce[i]), b = y[i] - sigm(K, full[i]);
+    for (int i = 0; i < d.n; i++) {
+        double a = d.y[i] - sigm(K, d.hce[i]), b = d.y[i] - sigm(K, d.full[i]);
         e0 += a * a, e1 += b * b;
     }
-    printf("%d positions, K %.4f: error without the correction %.6f, with it %.6f\n", n, K, e0 / n, e1 / n);
-    free(hce), free(full), free(y);
+    printf("%d positions, K %.4f: error without the correction %.6f, with it %.6f\n", d.n, K, e0 / d.n, e1 / d.n);
+    free_set(&d);
     return 0;
 }
 
@@ -257,7 +236,7 @@ static int usage(void)
             "labelled positions of FILE ('<FEN> | <White's expected score>') and writes the\n"
             "weights with the lowest error on the --validate positions as a hexe_net.inc.\n"
             "Defaults: --hidden 64 --epochs 40 --lr 0.0005 (cosine decay) --wd 2 (first layer) --batch 1024.\n"
-            "The .inc's NET_HIDDEN must match --hidden: copy it to src/eval/hexe_net.inc and rebuild.\n"
+            "To use the weights, copy the file to src/eval/hexe_net.inc and rebuild.\n"
             "--check FILE: the error of the evaluation built in, without and with the correction.\n");
     return 2;
 }

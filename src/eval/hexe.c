@@ -639,18 +639,20 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
 #endif
 static _Thread_local uint64_t eval_cache[EVAL_CACHE_SIZE];
 
-/* The learnt correction (net.h), side to move's view: none where a special
- * case or a zero scale has decided the score. */
+/* The learnt correction (net.h) is added unless a special case or a zero
+ * scale has decided the score. */
+static bool takes_correction(const HexeInfo *info) { return !info->special && info->scale; }
+
 static int correction(const Position *pos, const HexeInfo *info)
 {
-    return info->special || !info->scale ? 0 : net_correction(pos);
+    return takes_correction(info) ? net_correction(pos) : 0;
 }
 
 int hexe_base_eval(const Position *pos, bool *corrected)
 {
     HexeInfo info;
     hexe_compute(pos, &info, false);
-    *corrected = !info.special && info.scale;
+    *corrected = takes_correction(&info);
     return pos->side == WHITE ? info.white : -info.white;
 }
 
