@@ -22,7 +22,6 @@
 #include "eval/net.h"
 #include "fen.h"
 
-#define NFEAT NET_INPUTS
 #define MAXH 256
 #define S_OUT 100.0
 
@@ -99,7 +98,7 @@ static void free_set(Set *d)
     free(d->f), free(d->nf), free(d->hce), free(d->y), free(d->full);
 }
 
-/* The parameters, slices of one vector: W1 (NFEAT x H), b1 (H), W2 (2H), b2 (1). */
+/* The parameters, slices of one vector: W1 (NET_INPUTS x H), b1 (H), W2 (2H), b2 (1). */
 static int H = 64;
 static float *W1, *b1, *W2, *b2;
 
@@ -195,7 +194,7 @@ static void write_inc(const char *path, double K, double err, int n)
     for (int h = 0; h < 2 * H; h++)
         fprintf(o, "%s%ld", h ? "," : "", lround(W2[h] * S_OUT * NET_Q2));
     fprintf(o, "};\nstatic const int16_t net_w1[NET_INPUTS][NET_HIDDEN] = {\n");
-    for (int j = 0; j < NFEAT; j++) {
+    for (int j = 0; j < NET_INPUTS; j++) {
         fprintf(o, "{");
         for (int h = 0; h < H; h++) {
             long v = lround(W1[(size_t)j * H + h] * NET_Q1);
@@ -282,7 +281,7 @@ int nettrain_main(int argc, char **argv)
         return fprintf(stderr, "cannot read the positions\n"), 1;
     }
     double K = fit_k(&tr);
-    size_t n1 = (size_t)NFEAT * H, np = n1 + 3 * (size_t)H + 1;
+    size_t n1 = (size_t)NET_INPUTS * H, np = n1 + 3 * (size_t)H + 1;
     float *P = calloc(np, sizeof *P), *G = calloc(np, sizeof *G), *M = calloc(np, sizeof *M),
           *V = calloc(np, sizeof *V);
     W1 = P, b1 = P + n1, W2 = b1 + H, b2 = W2 + 2 * H;
