@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`hexe datagen`, `hexe tune` and `hexe nettrain` as a user runs them: the
 data format, the per-game sample limit, the random plies that make games from
-one opening differ, the tuners' output and validation reports, and bad
-arguments."""
+one opening differ, positions read from a PGN, the tuners' output and
+validation reports, and bad arguments."""
 import os
 import re
 import subprocess
@@ -62,6 +62,71 @@ def random_plies(c):
     c.check(runs["p0s1"] and runs["p0s1"] == runs["p0s2"],
             "without random plies one opening gives the same game whatever the seed")
     c.check(runs["p4s1"] != runs["p4s2"], "with random plies the seed changes the game")
+
+PGN = """[Event "a"]
+[White "x"]
+[Black "y"]
+[Result "1-0"]
+
+1.e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O {a comment
+over two lines, with 9. Qh5 in it} Nf6 $1 (4... d6 (4... Qe7) 5. c3) ; the rest of the line: 5. Qh5
+5. d3 d6 1-0
+
+[Event "b"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4r3/R3K3 w Q - 0 1"]
+[Result "0-1"]
+
+1. Kxe2 Kd7 2. Ra7+ Kc6 0-1
+
+[Event "unfinished"]
+[Result "*"]
+
+1. d4 d5 2. c4 *
+
+[Event "broken"]
+[Result "1/2-1/2"]
+
+1. e4 Qh5 1/2-1/2
+"""
+
+
+def pgn_positions(c):
+    pgn = os.path.join(TMP, "games.pgn")
+    with open(pgn, "w") as f:
+        f.write(PGN)
+
+    def positions(*extra):
+        out = os.path.join(TMP, "pgn-%d.txt" % len(os.listdir(TMP)))
+        r = run("datagen", "--pgn", pgn, "--out", out, *extra)
+        return r, lines_of(out) if os.path.exists(out) else []
+
+    r, lines = positions("--skip-plies", "0")
+    c.check(r.returncode == 0, "datagen --pgn exits 0 (%d): %s" % (r.returncode, r.stderr[-200:]))
+    c.check("4 games, 2 left out (unfinished or unreadable), 12 positions" in r.stderr,
+            "datagen --pgn counts games, games left out and positions: %s" % r.stderr[-200:])
+    c.check("game 4" in r.stderr and "cannot read 'Qh5' at ply 2" in r.stderr,
+            "a move that cannot be played is reported with its game and ply")
+    c.check(len(lines) == 12 and all(LINE.match(l) for l in lines),
+            "10 quiet positions of the first game and 2 of the second, as '<FEN> | <result>': %s" % lines)
+    want = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 1.0",  # the start, no FEN tag
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4 | 1.0",  # before castling
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 b kq - 0 5 | 1.0",  # the variations skipped
+        "4k3/8/8/8/8/8/4K3/R7 b - - 0 1 | 0.0",  # after the capture, from the FEN tag
+        "8/3k4/8/8/8/8/4K3/R7 w - - 1 2 | 0.0",
+    }
+    c.check(want <= set(lines), "the expected positions are written: missing %s" % (want - set(lines)))
+    c.check(not any(l.startswith("4k3/8/8/8/8/8/4r3/R3K3 w") or l.startswith("8/R2k4/") for l in lines),
+            "positions in check are left out")
+    r, lines = positions("--skip-plies", "4")
+    c.check(len(lines) == 6, "--skip-plies 4 leaves 6 positions of the first game and none of the second: %d" % len(lines))
+    r, lines = positions("--skip-plies", "0", "--per-game", "3")
+    c.check(len(lines) == 5, "--per-game 3 keeps 3 of the first game and the second's 2: %d" % len(lines))
+    r, lines = positions("--pgn", os.path.join(TMP, "missing.pgn"))
+    c.check(r.returncode != 0 and "cannot read" in r.stderr, "datagen: a missing PGN reported")
+    r, lines = positions("--skip-plies", "-1")
+    c.check(r.returncode != 0 and "usage" in r.stderr, "datagen: a negative --skip-plies shows usage")
 
 
 def tune(c):
@@ -125,6 +190,7 @@ def bad_arguments(c):
 
 C.run(data_format)
 C.run(random_plies)
+C.run(pgn_positions)
 C.run(tune)
 C.run(nettrain)
 C.run(bad_arguments)
