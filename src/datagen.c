@@ -216,7 +216,7 @@ typedef struct {
     bool moves, bad;    /* movetext seen; a move could not be read */
     int ply, nfens, comment, variation;
     char (*fens)[100];
-    char bad_move[16];
+    char bad_move[32]; /* as long as a movetext token */
 } PgnGame;
 
 static void pgn_new_game(PgnGame *g)
