@@ -322,6 +322,7 @@ static int pgn_positions(const DatagenArgs *a, FILE *out, uint64_t *rng)
     char line[4096];
     while (fgets(line, sizeof line, in)) {
         if (line[0] == '[' && !g.comment) {
+            g.variation = 0; /* a tag line ends any variation left open */
             if (g.moves) /* a tag after movetext: the next game */
                 games++, left_out += !pgn_end_game(&g, games, a, rng, out, &positions);
             char name[32], value[128];
