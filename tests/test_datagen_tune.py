@@ -96,9 +96,9 @@ def pgn_positions(c):
     with open(pgn, "w") as f:
         f.write(PGN)
 
-    def positions(*extra):
+    def positions(*extra, path=pgn):
         out = os.path.join(TMP, "pgn-%d.txt" % len(os.listdir(TMP)))
-        r = run("datagen", "--pgn", pgn, "--out", out, *extra)
+        r = run("datagen", "--pgn", path, "--out", out, *extra)
         return r, lines_of(out) if os.path.exists(out) else []
 
     r, lines = positions("--skip-plies", "0")
@@ -123,14 +123,12 @@ def pgn_positions(c):
     c.check(len(lines) == 6, "--skip-plies 4 leaves 6 positions of the first game and none of the second: %d" % len(lines))
     r, lines = positions("--skip-plies", "0", "--per-game", "3")
     c.check(len(lines) == 5, "--per-game 3 keeps 3 of the first game and the second's 2: %d" % len(lines))
-    r, lines = positions("--pgn", os.path.join(TMP, "missing.pgn"))
+    r, lines = positions(path=os.path.join(TMP, "missing.pgn"))
     c.check(r.returncode != 0 and "cannot read" in r.stderr, "datagen: a missing PGN reported")
     unbalanced = os.path.join(TMP, "unbalanced.pgn")
     with open(unbalanced, "w") as f:
         f.write('[Result "1-0"]\n\n1. e4 (1. d4 d5 1-0\n\n[Result "0-1"]\n\n1. d4 d5 0-1\n')
-    out = os.path.join(TMP, "unbalanced.txt")
-    r = run("datagen", "--pgn", unbalanced, "--out", out, "--skip-plies", "0")
-    got = lines_of(out) if os.path.exists(out) else []
+    r, got = positions("--skip-plies", "0", path=unbalanced)
     c.check(r.returncode == 0 and "2 games" in r.stderr and len(got) == 3 and
             "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | 0.0" in got,
             "a variation left open ends with its game, the next is read: %s %s" % (r.stderr[-100:], got))
