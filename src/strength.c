@@ -8,15 +8,14 @@
 
 /* UCI_Elo to a level, interpolated between anchors measured against
  * Stockfish 15.1's own UCI_Elo levels at 5+0.05 (docs/strength.md,
- * "Strength levels"; scripts/calibrate-elo). On that scale Hexe at full
- * strength scores -104 against Stockfish's 2500 (three 100-game runs pooled),
- * level 18.1 -131 against its 2250, full strength +42 against its 2250:
- * Stockfish's scale is flat up there, so every UCI_Elo from 2250 up is full
- * strength. */
+ * "Strength levels"; scripts/calibrate-elo). Stockfish's scale is flat at
+ * the top: in the sixteenth session level 18.1 scored -131 against its 2250
+ * and full strength +42, so every UCI_Elo from 2250 up is full strength,
+ * which scores about -44 against its 2500 (docs/strength.md, last section). */
 static const struct {
     int elo;
     double level;
-} elo_anchors[] = {{1000, 0}, {1500, 7.6}, {2000, 15.4}, {2250, 20}};
+} elo_anchors[] = {{1000, 0}, {1500, 7.6}, {2000, 14.4}, {2250, 20}};
 #define NANCHORS ((int)(sizeof elo_anchors / sizeof elo_anchors[0]))
 
 double strength_level(void)
