@@ -612,8 +612,11 @@ static void test_hexe_sanity(void)
         Position pos = {0};
         set(&pos, START_FEN);
         int v = eval_get(e)->evaluate(&pos);
-        /* Only the side to move's tempo (hexe: exactly its weight, checked above). */
-        CHECK(abs(v) <= 50, "%s start %d", eval_get(e)->name, v);
+        /* Only the side to move's edge, under a pawn: the tempo (hexe's
+         * terms give exactly its weight, checked above) and, for hexe, the
+         * learnt correction's view of the start (13 cp with the weights of
+         * d30acf6, 54 in all). */
+        CHECK(abs(v) <= 100, "%s start %d", eval_get(e)->name, v);
         pos_free(&pos);
     }
     /* Bare king: at least the queen and the known-win bonus, the same for
