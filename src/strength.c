@@ -11,8 +11,8 @@
  * "Strength levels"; scripts/calibrate-elo). Stockfish's scale is flat at
  * the top: in the sixteenth session level 18.1 scored -131 against its 2250
  * and full strength +42, so every UCI_Elo from 2250 up is full strength,
- * which scores about -62 against its 2500 (300 games; docs/strength.md,
- * last section). */
+ * which scores about -45 against its 2500 (500 games; docs/strength.md,
+ * "Where it stands now"). */
 static const struct {
     int elo;
     double level;
