@@ -172,10 +172,10 @@ def game(c, px, ref):
         cmd = "position startpos moves " + " ".join(moves)
         replies = sorted(ref.legal_moves(cmd))
         if not replies:
-            return
+            break  # the game is over: the thinking output is still checked
         moves.append(rng.choice(replies))
         if not ref.legal_moves("position startpos moves " + " ".join(moves)):
-            return
+            break
     c.check(any(THINKING.match(l) for l in px.out), "thinking output after post")
     px.send("force")
     px.send("ping 2")
