@@ -85,7 +85,8 @@ static int nthreads;
 static Limits limits;
 static TimePlan plan;
 static _Atomic int64_t start_time;
-static atomic_bool stop_flag;
+static atomic_bool stop_flag;  /* the search threads end (asked, or a limit reached) */
+static atomic_bool stop_asked; /* the host sent stop (or quit) */
 static atomic_bool pondering;
 static atomic_bool running;
 /* go depth N: the first helper to complete depth N (-1: none yet). Its
@@ -1135,8 +1136,10 @@ static void *main_thread(void *arg)
         iterative_deepening(t);
     }
 
-    /* 3. infinite and ponder: the answer waits for stop or ponderhit. */
-    while (!stopped() && (atomic_load(&pondering) || limits.infinite)) {
+    /* 3. infinite and ponder: the answer waits for stop or ponderhit, also
+     * when the search ended by itself (a depth or node limit, a helper that
+     * completed the depth). */
+    while (!atomic_load(&stop_asked) && (atomic_load(&pondering) || limits.infinite)) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -1203,6 +1206,7 @@ void search_start(const Position *root, const Limits *lim)
     limits = *lim;
     strength_limit(&limits);
     atomic_store(&stop_flag, false);
+    atomic_store(&stop_asked, false);
     atomic_store(&depth_finisher, -1);
     atomic_store(&pondering, lim->ponder);
     start_time = now_ms();
@@ -1242,6 +1246,7 @@ void search_wait(void)
 
 void search_stop(void)
 {
+    atomic_store(&stop_asked, true);
     atomic_store(&stop_flag, true);
     atomic_store(&pondering, false);
     search_wait();

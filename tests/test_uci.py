@@ -119,6 +119,22 @@ def infinite_never_ends_alone(c):
         e.send("stop")
         lines = e.expect("bestmove", 5)
         check_bestmove_legal(e, c, "position fen " + fen, lines, "infinite " + fen)
+    # A search that ends by itself still waits for stop: a weakened Hexe's
+    # node budget, and a depth that a helper thread completes first.
+    pos = "position startpos moves e2e4 e7e5 g1f3"
+    for opts, go, runs in ((("Skill Level value 3",), "go infinite", 1),
+                           (("Skill Level value 20", "Threads value 2"), "go infinite depth 9", 6)):
+        for o in opts:
+            e.send("setoption name " + o)
+        for _ in range(runs):
+            e.send("ucinewgame")
+            e.send(pos)
+            e.send(go)
+            time.sleep(1.0 * SLOW)
+            got = [l for l in e.drain(0.1) if l.startswith("bestmove")]
+            c.check(not got, "no bestmove before stop: %s, %s (%r)" % (", ".join(opts), go, got))
+            e.send("stop")
+            check_bestmove_legal(e, c, pos, e.expect("bestmove", 5), "%s after stop" % go)
     e.close()
 
 
