@@ -210,6 +210,16 @@ class Soak:
         time.sleep(r.random() * 0.1)
         self.ping(go)
         self.c.check(not any(l.startswith("bestmove") for l in self.since_go), "%s: no bestmove before stop (%r)" % (go, self.since_go[-2:]))
+        if r.random() < 0.15:
+            # A new go while searching: the old search answers first, then the new one.
+            self.gos += 1
+            self.e.send("go depth 2")
+            while sum(l.startswith("bestmove") for l in self.since_go) < 2:
+                self.read_until(lambda l: l.startswith("bestmove"), 20 * SLOW, go + ", then go depth 2")
+            first = next(i for i, l in enumerate(self.since_go) if l.startswith("bestmove"))
+            self.check_best(self.since_go[:first + 1], pos, go + " (ended by the next go)")
+            self.check_best(self.since_go[first + 1:], pos, "go depth 2 after " + go)
+            return
         if ponder and r.random() < 0.6:
             self.e.send("ponderhit")
         else:
