@@ -74,9 +74,8 @@ class Soak:
         self.bestmoves = 0
         self.since_go = []  # lines read since the last go
 
-    # -- reading: every line goes through here and is checked once --
-    def read_until(self, pred, timeout, what):
-        lines = self.e.read_until(pred, timeout)
+    # -- reading: every line goes through check() once --
+    def check(self, lines, what):
         for l in lines:
             if l.startswith("info ") and not l.startswith("info string"):
                 toks = l.split()
@@ -91,6 +90,9 @@ class Soak:
                 self.c.check(False, "%s: unexpected line %r" % (what, l))
         self.since_go += lines
         return lines
+
+    def read_until(self, pred, timeout, what):
+        return self.check(self.e.read_until(pred, timeout), what)
 
     def wait_bestmove(self, what):
         """The lines of the search started by the last go, up to its bestmove."""
@@ -171,9 +173,9 @@ class Soak:
 
     def bounded_go(self):
         r = self.rng
-        legal = sorted(self.legal(self.pos))
         searchmoves = None
         kind = r.randrange(8)
+        legal = sorted(self.legal(self.pos)) if kind == 5 else []
         if kind == 0:
             go = "go depth %d" % r.randrange(1, 7)
         elif kind == 1:
@@ -209,7 +211,8 @@ class Soak:
         pos = self.start(go)
         time.sleep(r.random() * 0.1)
         self.ping(go)
-        self.c.check(not any(l.startswith("bestmove") for l in self.since_go), "%s: no bestmove before stop (%r)" % (go, self.since_go[-2:]))
+        self.c.check(not any(l.startswith("bestmove") for l in self.since_go),
+                     "%s: no bestmove before stop (%r)" % (go, self.since_go[-2:]))
         if r.random() < 0.15:
             # A new go while searching: the old search answers first, then the new one.
             self.gos += 1
@@ -255,7 +258,7 @@ class Soak:
 
     def finish(self):
         self.ping("the end")
-        self.e.drain(0.2)
+        self.check(self.e.drain(0.2), "the end")  # nothing more, above all no stray bestmove
         self.c.check(self.bestmoves == self.gos, "one bestmove per go: %d go, %d bestmove" % (self.gos, self.bestmoves))
         t0 = time.monotonic()
         rc = self.e.close(timeout=5)
