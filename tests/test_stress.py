@@ -130,13 +130,12 @@ class Soak:
     def new_position(self):
         r = self.rng.random()
         if r < 0.45:
-            moves = []
-            for _ in range(self.rng.randrange(0, 40)):
-                legal = sorted(self.legal("position startpos moves " + " ".join(moves) if moves else "position startpos"))
+            pos = "position startpos"
+            for ply in range(self.rng.randrange(0, 40)):
+                legal = sorted(self.legal(pos))
                 if not legal:
                     break
-                moves.append(self.rng.choice(legal))
-            pos = "position startpos" + (" moves " + " ".join(moves) if moves else "")
+                pos += (" " if ply else " moves ") + self.rng.choice(legal)
         elif r < 0.9:
             pos = "position fen " + self.rng.choice(self.fens[self.chess960])
         else:
