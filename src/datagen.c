@@ -1,40 +1,62 @@
 /* datagen.c - `hexe datagen`: fast self-play games from the balanced openings,
- * writing each game's quiet positions with the game's result, as data for the
- * Texel tuner (tune.c) and the network trainer (nettrain.c). Output lines:
- * "<FEN> | <result>" with the result from White's point of view: 1.0, 0.5 or
- * 0.0. With --pgn it plays nothing and takes the positions of the games of a
+ * in one or more worker processes, writing each game's quiet positions with
+ * the game's result: as "<FEN> | <result>" lines (result from White's point
+ * of view: 1.0, 0.5 or 0.0) for the Texel tuner (tune.c) and the correction's
+ * trainer (nettrain.c), or as 32-byte records with the search's score
+ * (packed.h) for the network trainer (train.c). With --pgn it plays nothing and takes the positions of the games of a
  * PGN file instead (e.g. a match against Stockfish, to be labelled by
  * scripts/sf-label). */
 #include "datagen.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "eval.h"
 #include "fen.h"
+#include "packed.h"
 #include "san.h"
 #include "search.h"
+#include "tb.h"
 #include "timeman.h"
 #include "tt.h"
 
 typedef struct {
-    const char *openings, *out, *pgn;
-    int games, nodes, seed, skip_plies, random_plies, per_game;
-    const char *eval;
+    const char *openings, *out, *pgn, *eval, *format;
+    int games, nodes, hard_nodes, seed, skip_plies, random_plies, per_game, threads;
+    long long target; /* --positions: stop once this many were written (0: no target) */
+    bool binary;
 } DatagenArgs;
 
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: hexe datagen [--games N] [--nodes N] [--openings FILE.epd] [--out FILE]\n"
-            "                    [--seed N] [--eval NAME] [--random-plies N] [--per-game N]\n"
-            "                    [--skip-plies N]\n"
+            "usage: hexe datagen [--games N] [--positions N] [--threads N] [--nodes N] [--hard-nodes N]\n"
+            "                    [--openings FILE.epd] [--out FILE] [--format text|bin] [--seed N]\n"
+            "                    [--eval NAME] [--random-plies N] [--per-game N] [--skip-plies N]\n"
             "       hexe datagen --pgn FILE [--out FILE] [--skip-plies N] [--per-game N] [--seed N]\n"
-            "Plays N self-play games (default 1000) at N nodes a move (default 5000)\n"
-            "from random openings of FILE (default ../shared/openings/balanced-2000.epd)\n"
-            "and appends '<FEN> | <result>' lines to FILE (default datagen.txt).\n"
+            "Plays self-play games from random openings of FILE (default\n"
+            "../shared/openings/balanced-2000.epd) and appends their quiet positions to FILE\n"
+            "(default datagen.txt). Each move is a search of --nodes N nodes (default 5000;\n"
+            "no new iteration after that many) capped at --hard-nodes (default 8 x N).\n"
+            "--games N: stop after N games (default 1000 for text, 0 = no limit for bin);\n"
+            "--positions N: stop once N positions were written, with an ETA.\n"
+            "--threads N: N games at once, one worker process each (default 1).\n"
+            "--format: text writes '<FEN> | <result>' lines (the tuner's data); bin writes\n"
+            "32-byte records with the search's score and the result (the network trainer's\n"
+            "data, docs/nnue.md). Default: bin when FILE ends in .bin, text otherwise.\n"
+            "A run appends; Ctrl-C or a kill leaves a valid file (a record cut short is\n"
+            "dropped by the next run).\n"
             "--random-plies N: random legal moves played after the opening (default 4), so\n"
             "that games from the same opening differ; a game whose first search then scores\n"
             "beyond 3 pawns is dropped. --per-game N: keep at most N positions of a game,\n"
@@ -42,7 +64,7 @@ static int usage(void)
             "plies (default 8).\n"
             "--pgn FILE: no games are played; the quiet positions (not in check, the move\n"
             "played not a capture or promotion) of the finished games of FILE are written\n"
-            "with each game's result instead.\n");
+            "with each game's result instead (text only).\n");
     return 2;
 }
 
@@ -104,35 +126,83 @@ static bool random_plies(Position *pos, int n, uint64_t *rng)
     return true;
 }
 
-/* Writes up to a->per_game of the n positions (all when per_game is 0), a
- * random subset by a partial Fisher-Yates shuffle, with the game's result. */
-static void write_sample(char (*fens)[100], int n, double result, const DatagenArgs *a, uint64_t *rng, FILE *out,
-                         long *written)
+/* A kept position: as a FEN (text) and as a record without its result (bin). */
+#define MAX_SAMPLES 600
+typedef struct {
+    char fen[100];
+    PackedPos rec;
+} Sample;
+
+/* Writes all of buf, whatever signals arrive. */
+static bool write_all(int fd, const char *buf, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        buf += w, len -= (size_t)w;
+    }
+    return true;
+}
+
+/* Writes up to a->per_game of the n samples (all when per_game is 0), a random
+ * subset by a partial Fisher-Yates shuffle, with the game's result (for
+ * White: 0, 0.5 or 1), in one write() so that workers sharing the file never
+ * interleave inside a game. Returns the number written, -1 on a write error. */
+static long write_sample(Sample *s, int n, double result, const DatagenArgs *a, uint64_t *rng, int fd)
 {
     int keep = a->per_game > 0 && a->per_game < n ? a->per_game : n;
+    char *buf = malloc((size_t)keep * 112 + 1), *p = buf;
+    if (!buf)
+        return -1;
     for (int i = 0; i < keep; i++) {
         int j = i + (int)(rng_next(rng) % (uint64_t)(n - i));
-        char tmp[100];
-        memcpy(tmp, fens[i], sizeof tmp);
-        memcpy(fens[i], fens[j], sizeof tmp);
-        memcpy(fens[j], tmp, sizeof tmp);
-        fprintf(out, "%s | %.1f\n", fens[i], result);
+        Sample tmp = s[i];
+        s[i] = s[j], s[j] = tmp;
+        if (a->binary) {
+            s[i].rec.b[26] = (uint8_t)(result * 2);
+            memcpy(p, s[i].rec.b, PACKED_SIZE);
+            p += PACKED_SIZE;
+        } else {
+            p += sprintf(p, "%s | %.1f\n", s[i].fen, result);
+        }
     }
-    fflush(out);
-    *written += keep;
+    bool ok = write_all(fd, buf, (size_t)(p - buf));
+    free(buf);
+    return ok ? keep : -1;
+}
+
+/* The game's result for White from the tablebases (0, 0.5, 1), or -1 when
+ * they cannot tell (no table, castling rights, halfmove clock not zero). */
+static double tb_result(const Position *pos)
+{
+    int pieces = pos->npieces[WHITE] + pos->npieces[BLACK] + pos->npawns[WHITE] + pos->npawns[BLACK];
+    if (pieces > tb_max_pieces() || pos->castle)
+        return -1;
+    int wdl = tb_probe_wdl_pos(pos);
+    if (wdl < 0)
+        return -1;
+    double stm = wdl == TB_WIN ? 1.0 : wdl == TB_LOSS ? 0.0 : 0.5; /* cursed or blessed: drawn */
+    return pos->side == WHITE ? stm : 1.0 - stm;
 }
 
 /* Plays one game from pos and writes up to per_game of its quiet positions with
  * the result. Returns the result for White (0, 0.5, 1), or -1 when the start
- * was too lopsided or the game was over at once (nothing written). */
-static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, FILE *out, long *written)
+ * was too lopsided or the game was over at once (nothing written). *written
+ * gets the number of positions written (-1 on a write error). */
+static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, int fd, long *written)
 {
     search_clear();
-    char (*fens)[100] = malloc(600 * sizeof *fens);
-    char fen[128];
-    int nfens = 0, ply = 0;
+    Sample *samples = malloc(MAX_SAMPLES * sizeof *samples);
+    int nsamples = 0, ply = 0;
     double result = 0.5;
     int lopsided = 0, drawish = 0;
+    /* Mate and tablebase scores are no evaluation to learn; the tuner's text
+     * data keeps to scores of less than 20 pawns. */
+    int max_score = a->binary ? TB_WIN_BOUND : 2000;
+    *written = 0;
     for (;;) {
         MoveList l;
         gen_legal(pos, &l);
@@ -142,9 +212,15 @@ static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, FILE
         }
         if (pos->halfmove >= 100 || is_repetition(pos, 2) || insufficient_material(pos) || ply >= 400)
             break;
+        double tb = ply > 0 ? tb_result(pos) : -1;
+        if (tb >= 0) {
+            result = tb;
+            break;
+        }
         Limits lim;
         limits_init(&lim);
-        lim.nodes = (uint64_t)a->nodes;
+        lim.soft_nodes = (uint64_t)a->nodes;
+        lim.nodes = (uint64_t)a->hard_nodes;
         SearchResult r = search_sync(pos, &lim, true);
         int white_score = pos->side == WHITE ? r.score : -r.score;
         if (ply == 0 && abs(r.score) > 300)
@@ -158,8 +234,12 @@ static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, FILE
         }
         if (drawish >= 12)
             break;
-        if (ply >= a->skip_plies && nfens < 600 && quiet_position(pos, r.best) && abs(r.score) < 2000)
-            strcpy(fens[nfens++], pos_get_fen(pos, fen));
+        if (ply >= a->skip_plies && nsamples < MAX_SAMPLES && quiet_position(pos, r.best) &&
+            abs(r.score) < max_score) {
+            Sample *s = &samples[nsamples];
+            if (a->binary ? packed_encode(pos, white_score, 0, &s->rec) : (pos_get_fen(pos, s->fen), true))
+                nsamples++;
+        }
         pos_reserve(pos, 1);
         make_move(pos, r.best);
         ply++;
@@ -167,13 +247,97 @@ static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, FILE
     if (ply == 0)
         result = -1;
     else
-        write_sample(fens, nfens, result, a, rng, out, written);
-    free(fens);
+        *written = write_sample(samples, nsamples, result, a, rng, fd);
+    free(samples);
     return result;
 }
 
-/* Plays a->games games from random openings, writing their positions to out. */
-static int self_play(const DatagenArgs *a, FILE *out, uint64_t *rng)
+/* Counters of all workers, in memory they share. */
+typedef struct {
+    _Atomic long long started, games, positions;
+    _Atomic long long results[3], dropped;
+    _Atomic int failed; /* a worker could not write */
+} Progress;
+
+/* One worker: games until the game count or position target is reached. */
+static void worker(const DatagenArgs *a, int fd, Progress *pr, int id, char **open, int nopen)
+{
+    uint64_t rng = 0x1234567ULL + (uint64_t)a->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)id * 0xD1B54A32D192ED03ULL;
+    Position pos = {0};
+    for (;;) {
+        if (a->target && atomic_load(&pr->positions) >= a->target)
+            break;
+        if (atomic_fetch_add(&pr->started, 1) >= a->games && a->games)
+            break;
+        char err[160];
+        const char *opening = open[rng_next(&rng) % (uint64_t)nopen];
+        double result = -1;
+        long written = 0;
+        if (pos_set_fen(&pos, opening, err, sizeof err) && random_plies(&pos, a->random_plies, &rng))
+            result = play_game(&pos, a, &rng, fd, &written);
+        if (written < 0) {
+            atomic_store(&pr->failed, 1);
+            break;
+        }
+        if (result < 0)
+            atomic_fetch_add(&pr->dropped, 1);
+        else
+            atomic_fetch_add(&pr->results[result == 1.0 ? 0 : result == 0.5 ? 1 : 2], 1);
+        atomic_fetch_add(&pr->positions, written);
+        atomic_fetch_add(&pr->games, 1);
+    }
+    pos_free(&pos);
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { interrupted = sig; }
+
+static void show_progress(const DatagenArgs *a, Progress *pr, int64_t ms, bool last)
+{
+    long long games = atomic_load(&pr->games), pos = atomic_load(&pr->positions);
+    double rate = ms > 0 ? (double)pos * 1000.0 / (double)ms : 0.0;
+    char eta[48] = "";
+    if (a->target && rate > 0 && pos < a->target) {
+        long long s = (long long)((double)(a->target - pos) / rate);
+        snprintf(eta, sizeof eta, "  ETA %lldh%02lldm%02llds", s / 3600, s / 60 % 60, s % 60);
+    }
+    char count[48];
+    if (a->games)
+        snprintf(count, sizeof count, "game %lld/%d", games, a->games);
+    else
+        snprintf(count, sizeof count, "games %lld", games);
+    bool tty = isatty(2);
+    fprintf(stderr, "%s%s  +%lld =%lld -%lld  dropped %lld  %lld positions  %.1f games/s  %.0f positions/s%s%s",
+            tty ? "\r" : "", count, atomic_load(&pr->results[0]), atomic_load(&pr->results[1]),
+            atomic_load(&pr->results[2]), atomic_load(&pr->dropped), pos,
+            ms > 0 ? (double)games * 1000.0 / (double)ms : 0.0, rate, eta, tty && !last ? "   " : "\n");
+}
+
+/* Cuts a trailing partial record (bin) or line (text) left by a run that was
+ * killed while writing, so that appending keeps the file valid. */
+static bool repair_tail(int fd, bool binary)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return false;
+    off_t size = st.st_size, keep = size;
+    if (binary) {
+        keep = size - size % PACKED_SIZE;
+    } else {
+        char c;
+        while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+            keep--;
+    }
+    if (keep == size)
+        return true;
+    fprintf(stderr, "datagen: dropping %lld bytes of a record cut short at the end of the file\n",
+            (long long)(size - keep));
+    return ftruncate(fd, keep) == 0;
+}
+
+/* Plays the games in a->threads worker processes (each with its own hash
+ * table and search), all appending to one file, and shows the progress. */
+static int self_play(const DatagenArgs *a, int fd)
 {
     int nopen = 0;
     char **open = load_openings(a->openings, &nopen);
@@ -182,30 +346,71 @@ static int self_play(const DatagenArgs *a, FILE *out, uint64_t *rng)
         free(open);
         return 1;
     }
-    Position pos = {0};
-    long positions = 0;
-    int64_t t0 = now_ms();
-    int results[3] = {0, 0, 0}, dropped = 0;
-    for (int g = 0; g < a->games; g++) {
-        char err[160];
-        const char *opening = open[rng_next(rng) % (uint64_t)nopen];
-        double result = -1;
-        if (pos_set_fen(&pos, opening, err, sizeof err) && random_plies(&pos, a->random_plies, rng))
-            result = play_game(&pos, a, rng, out, &positions);
-        if (result < 0)
-            dropped++;
-        else
-            results[result == 1.0 ? 0 : result == 0.5 ? 1 : 2]++;
-        int64_t ms = now_ms() - t0;
-        fprintf(stderr, "\rgame %d/%d  +%d =%d -%d  dropped %d  %ld positions  %.1f games/s   ", g + 1, a->games,
-                results[0], results[1], results[2], dropped, positions, ms ? (g + 1) * 1000.0 / (double)ms : 0.0);
+    Progress *pr = mmap(NULL, sizeof *pr, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (pr == MAP_FAILED) {
+        fprintf(stderr, "datagen: no shared memory for the workers\n");
+        return 1;
     }
-    fprintf(stderr, "\n");
-    pos_free(&pos);
+    memset(pr, 0, sizeof *pr);
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    pid_t parent = getpid();
+    pid_t *pids = calloc((size_t)a->threads, sizeof *pids);
+    int alive = 0;
+    for (int i = 0; i < a->threads && pids; i++) {
+        pid_t p = fork();
+        if (p == 0) {
+            /* A worker ends at the first signal, its game unwritten, and with its parent. */
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (getppid() != parent)
+                _exit(0);
+            worker(a, fd, pr, i, open, nopen);
+            _exit(0);
+        }
+        if (p > 0)
+            pids[alive++] = p;
+    }
+    int64_t t0 = now_ms(), last_shown = t0;
+    bool tty = isatty(2);
+    while (alive) {
+        if (interrupted)
+            for (int i = 0; i < alive; i++)
+                kill(pids[i], SIGTERM);
+        int status;
+        pid_t p = waitpid(-1, &status, WNOHANG);
+        if (p > 0) {
+            for (int i = 0; i < alive; i++)
+                if (pids[i] == p)
+                    pids[i] = pids[--alive];
+            continue;
+        }
+        if (p < 0 && errno != EINTR)
+            break;
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+        int64_t now = now_ms();
+        if (now - last_shown >= (tty ? 1000 : 60000)) {
+            show_progress(a, pr, now - t0, false);
+            last_shown = now;
+        }
+    }
+    show_progress(a, pr, now_ms() - t0, true);
+    if (interrupted)
+        fprintf(stderr, "datagen: interrupted; the file holds every finished game\n");
+    int rc = atomic_load(&pr->failed) ? (fprintf(stderr, "datagen: cannot write %s\n", a->out), 1) : 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    free(pids);
+    munmap(pr, sizeof *pr);
     for (int i = 0; i < nopen; i++)
         free(open[i]);
     free(open);
-    return 0;
+    return rc;
 }
 
 /* --pgn: one game of a PGN file being read. */
@@ -215,7 +420,7 @@ typedef struct {
     double result;      /* for White from the Result tag, -1 when unfinished or missing */
     bool moves, bad;    /* movetext seen; a move could not be read */
     int ply, nfens, comment, variation;
-    char (*fens)[100];
+    Sample *samples;
     char bad_move[32]; /* as long as a movetext token */
 } PgnGame;
 
@@ -253,10 +458,8 @@ static void pgn_token(PgnGame *g, const char *tok, const DatagenArgs *a)
         snprintf(g->bad_move, sizeof g->bad_move, "%s", tok);
         return;
     }
-    if (g->ply >= a->skip_plies && g->nfens < 600 && quiet_position(&g->pos, m)) {
-        char fen[128];
-        strcpy(g->fens[g->nfens++], pos_get_fen(&g->pos, fen));
-    }
+    if (g->ply >= a->skip_plies && g->nfens < MAX_SAMPLES && quiet_position(&g->pos, m))
+        pos_get_fen(&g->pos, g->samples[g->nfens++].fen);
     pos_reserve(&g->pos, 1);
     make_move(&g->pos, m);
     g->ply++;
@@ -294,20 +497,20 @@ static void pgn_movetext(PgnGame *g, const char *line, const DatagenArgs *a)
 
 /* Writes the finished game's positions; false when it gave none (unfinished,
  * or a move that could not be read, reported). */
-static bool pgn_end_game(PgnGame *g, int number, const DatagenArgs *a, uint64_t *rng, FILE *out, long *written)
+static bool pgn_end_game(PgnGame *g, int number, const DatagenArgs *a, uint64_t *rng, int fd, long *written)
 {
     bool ok = g->moves && !g->bad && g->result >= 0;
     if (g->bad)
         fprintf(stderr, "datagen: game %d of %s: cannot read '%s' at ply %d; game left out\n", number, a->pgn,
                 g->bad_move, g->ply + 1);
-    if (ok)
-        write_sample(g->fens, g->nfens, g->result, a, rng, out, written);
+    long n = ok ? write_sample(g->samples, g->nfens, g->result, a, rng, fd) : 0;
+    *written += n > 0 ? n : 0;
     pgn_new_game(g);
     return ok;
 }
 
 /* --pgn: the quiet positions of the games of a PGN file. */
-static int pgn_positions(const DatagenArgs *a, FILE *out, uint64_t *rng)
+static int pgn_positions(const DatagenArgs *a, int fd, uint64_t *rng)
 {
     FILE *in = fopen(a->pgn, "r");
     if (!in) {
@@ -315,7 +518,7 @@ static int pgn_positions(const DatagenArgs *a, FILE *out, uint64_t *rng)
         return 1;
     }
     PgnGame g = {0};
-    g.fens = malloc(600 * sizeof *g.fens);
+    g.samples = malloc(MAX_SAMPLES * sizeof *g.samples);
     pgn_new_game(&g);
     long positions = 0;
     int games = 0, left_out = 0;
@@ -324,7 +527,7 @@ static int pgn_positions(const DatagenArgs *a, FILE *out, uint64_t *rng)
         if (line[0] == '[' && !g.comment) {
             g.variation = 0; /* a tag line ends any variation left open */
             if (g.moves) /* a tag after movetext: the next game */
-                games++, left_out += !pgn_end_game(&g, games, a, rng, out, &positions);
+                games++, left_out += !pgn_end_game(&g, games, a, rng, fd, &positions);
             char name[32], value[128];
             if (sscanf(line, "[%31s \"%127[^\"]\"]", name, value) == 2) {
                 if (!strcmp(name, "FEN"))
@@ -338,29 +541,38 @@ static int pgn_positions(const DatagenArgs *a, FILE *out, uint64_t *rng)
         }
     }
     if (g.moves)
-        games++, left_out += !pgn_end_game(&g, games, a, rng, out, &positions);
+        games++, left_out += !pgn_end_game(&g, games, a, rng, fd, &positions);
     fclose(in);
     pos_free(&g.pos);
-    free(g.fens);
+    free(g.samples);
     fprintf(stderr, "%d games, %d left out (unfinished or unreadable), %ld positions\n", games, left_out, positions);
     return games ? 0 : 1;
 }
 
 int datagen_main(int argc, char **argv)
 {
-    DatagenArgs a = {"../shared/openings/balanced-2000.epd", "datagen.txt", NULL, 1000, 5000, 0, 8, 4, 0, NULL};
+    DatagenArgs a = {"../shared/openings/balanced-2000.epd", "datagen.txt", NULL, NULL, NULL,
+                     -1, 5000, 0, 0, 8, 4, 0, 1, 0, false};
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--help") || !v)
             return usage();
         if (!strcmp(k, "--games"))
             a.games = atoi(v);
+        else if (!strcmp(k, "--positions"))
+            a.target = atoll(v);
+        else if (!strcmp(k, "--threads"))
+            a.threads = atoi(v);
         else if (!strcmp(k, "--nodes"))
             a.nodes = atoi(v);
+        else if (!strcmp(k, "--hard-nodes"))
+            a.hard_nodes = atoi(v);
         else if (!strcmp(k, "--openings"))
             a.openings = v;
         else if (!strcmp(k, "--out"))
             a.out = v;
+        else if (!strcmp(k, "--format"))
+            a.format = v;
         else if (!strcmp(k, "--seed"))
             a.seed = atoi(v);
         else if (!strcmp(k, "--eval"))
@@ -376,19 +588,34 @@ int datagen_main(int argc, char **argv)
         else
             return usage();
     }
-    if (a.per_game < 0 || a.skip_plies < 0)
+    size_t len = strlen(a.out);
+    a.binary = a.format ? !strcmp(a.format, "bin") : len > 4 && !strcmp(a.out + len - 4, ".bin");
+    if (a.format && strcmp(a.format, "bin") && strcmp(a.format, "text"))
         return usage();
+    if (a.games < 0)
+        a.games = a.binary ? 0 : 1000;
+    if (a.hard_nodes <= 0)
+        a.hard_nodes = a.nodes * 8;
+    if (a.per_game < 0 || a.skip_plies < 0 || a.random_plies < 0 || a.nodes < 1 || a.hard_nodes < a.nodes ||
+        a.threads < 1 || a.threads > 256 || a.target < 0)
+        return usage();
+    if (a.pgn && a.binary) {
+        fprintf(stderr, "datagen: --pgn writes text only (a PGN has no search scores)\n");
+        return 2;
+    }
     if (a.eval && !eval_select(a.eval)) {
         fprintf(stderr, "datagen: no evaluator named '%s'\n", a.eval);
         return 2;
     }
-    FILE *out = fopen(a.out, "a");
-    if (!out) {
+    int fd = open(a.out, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0 || !repair_tail(fd, a.binary)) {
         fprintf(stderr, "datagen: cannot write %s\n", a.out);
+        if (fd >= 0)
+            close(fd);
         return 1;
     }
     uint64_t rng = 0x1234567ULL + (uint64_t)a.seed * 0x9E3779B97F4A7C15ULL;
-    int rc = a.pgn ? pgn_positions(&a, out, &rng) : self_play(&a, out, &rng);
-    fclose(out);
+    int rc = a.pgn ? pgn_positions(&a, fd, &rng) : self_play(&a, fd);
+    close(fd);
     return rc;
 }

@@ -949,7 +949,8 @@ static void iterative_deepening(Thread *t)
             break;
         if (atomic_load(&pondering) || limits.infinite)
             continue;
-        if (limits.nodes && total_nodes() >= limits.nodes)
+        if ((limits.nodes && total_nodes() >= limits.nodes) ||
+            (limits.soft_nodes && total_nodes() >= limits.soft_nodes))
             break;
         stable = t->root[0].move == last_best ? stable + 1 : 0;
         last_best = t->root[0].move;

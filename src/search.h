@@ -20,6 +20,7 @@ typedef struct {
     int movestogo;
     int depth;
     uint64_t nodes;
+    uint64_t soft_nodes; /* no new iteration once this many nodes are spent (datagen) */
     int mate;
     int64_t movetime;
     bool infinite, ponder;
