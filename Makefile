@@ -19,7 +19,9 @@ else
   ARCHFLAGS := -march=$(ARCH)
 endif
 CFLAGS  ?= $(OPT) $(ARCHFLAGS) -DNDEBUG
-ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE $(WARN) -pthread
+# The network embedded in the binary (the nnue evaluator's default).
+NNUE_FILE ?= nets/hexe.nnue
+ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE $(WARN) -pthread -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
 LDLIBS  += -lfathom -lm -pthread
 
 SRC     := $(wildcard src/*.c src/eval/*.c)
@@ -48,6 +50,8 @@ $(BUILD)/%.o: src/%.c | check-fathom
 $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/eval/nnue.o: $(NNUE_FILE)
 
 -include $(DEP)
 

@@ -13,6 +13,7 @@ static const Evaluator *const evaluators[] = {
     &eval_simplified,
     &eval_classic,
     &eval_material,
+    &eval_nnue,
 };
 #define NEVAL ((int)(sizeof evaluators / sizeof evaluators[0]))
 

@@ -8,6 +8,7 @@
 #include "eval.h"
 #include "nettrain.h"
 #include "play.h"
+#include "train.h"
 #include "tune.h"
 #include "position.h"
 #include "uci.h"
@@ -32,6 +33,8 @@ int main(int argc, char **argv)
         return datagen_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "nettrain"))
         return nettrain_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "train"))
+        return train_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "tune"))
         return tune_main(argc - 1, argv + 1);
     uci_loop(stdin);

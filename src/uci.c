@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "book.h"
 #include "eval.h"
+#include "eval/nnue.h"
 #include "fen.h"
 #include "files.h"
 #include "search.h"
@@ -215,6 +216,19 @@ static bool eval_changed(const char *v, char *msg, size_t n)
     return true;
 }
 
+/* EvalFile: the nnue evaluator's network; a file that cannot be used leaves
+ * the network in use as it was. */
+static bool set_eval_file(const char *v, char *msg, size_t n)
+{
+    char err[256];
+    if (!nnue_use(v, err, sizeof err)) {
+        snprintf(msg, n, "EvalFile not loaded: %s; the network stays %s", err, nnue_net_name);
+        return false;
+    }
+    snprintf(msg, n, "EvalFile %s: %d hidden units", nnue_net_name, nnue_net->hidden);
+    return eval_changed(v, msg, n);
+}
+
 static bool set_eval(const char *v, char *msg, size_t n)
 {
     if (!eval_select(v)) {
@@ -294,6 +308,7 @@ static void init_options(void)
     Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
     for (int i = 0; i < eval_count() && i < 15; i++)
         ev->vars[i] = eval_get(i)->name;
+    add_option("EvalFile", OPT_STRING, "<internal>", 0, 0, set_eval_file);
     for (int i = 0; i < eval_param_count(); i++) {
         EvalParam *p = eval_param(i);
         add_int(p->name, p->value, p->min, p->max);

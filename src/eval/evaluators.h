@@ -8,6 +8,7 @@ extern const Evaluator eval_hexe;
 extern const Evaluator eval_simplified;
 extern const Evaluator eval_classic;
 extern const Evaluator eval_material;
+extern const Evaluator eval_nnue;
 
 /* The classic evaluator's weights (its own units), offered as UCI spin options. */
 enum { CLASSIC_MATERIAL, CLASSIC_ATTACKS, CLASSIC_PST, CLASSIC_KING, CLASSIC_MOBILITY, CLASSIC_NWEIGHTS };

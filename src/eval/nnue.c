@@ -1,0 +1,414 @@
+/* nnue.c - the `nnue` evaluator (nnue.h): the embedded network, EvalFile,
+ * the incremental accumulator and the output layer in portable C and SIMD.
+ *
+ * Each thread keeps the accumulators of the last position it evaluated with
+ * that position's square sets; the next call adds and subtracts only the
+ * rows of the pieces that differ (a few, in a search) and rebuilds both
+ * accumulators when more than REFRESH squares differ or the network
+ * changed. Integer arithmetic, so either way gives the same sums. */
+#include "nnue.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__AVX2__) || defined(__AVX512BW__)
+#include <immintrin.h>
+#endif
+
+#include "../eval.h"
+#include "trace.h"
+
+/* The embedded network: the file the build names (Makefile: NNUE_FILE). */
+#ifndef HEXE_NNUE_FILE
+#error "HEXE_NNUE_FILE must name the embedded network (see the Makefile)"
+#endif
+__asm__(".section .rodata\n"
+        ".balign 64\n"
+        ".globl hexe_nnue_blob\n"
+        "hexe_nnue_blob:\n"
+        ".incbin \"" HEXE_NNUE_FILE "\"\n"
+        ".globl hexe_nnue_blob_end\n"
+        "hexe_nnue_blob_end:\n"
+        ".byte 0\n"
+        ".previous\n");
+extern const unsigned char hexe_nnue_blob[], hexe_nnue_blob_end[];
+
+#define REFRESH 12
+#define HEADER 28
+
+static Network embedded, loaded;
+static bool embedded_ok;
+static unsigned generation = 1; /* changes with the network: accumulators made before are stale */
+const Network *nnue_net;
+char nnue_net_name[256] = "<internal>";
+
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+static size_t file_size(int hidden) { return HEADER + 2 * ((size_t)NNUE_INPUTS * hidden + hidden + 2 * hidden) + 8; }
+
+bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size_t n)
+{
+    if (len < HEADER + 8 || memcmp(d, "HEXENNUE", 8)) {
+        snprintf(err, n, "not a Hexe network (no HEXENNUE header)");
+        return false;
+    }
+    uint32_t version = rd32(d + 8), hidden = rd32(d + 12), scale = rd32(d + 16);
+    if (version != NNUE_VERSION) {
+        snprintf(err, n, "network format version %u, this build reads %d", version, NNUE_VERSION);
+        return false;
+    }
+    if (hidden < 32 || hidden > NNUE_MAX_HIDDEN || hidden % 32) {
+        snprintf(err, n, "hidden layer of %u: must be a multiple of 32 from 32 to %d", hidden, NNUE_MAX_HIDDEN);
+        return false;
+    }
+    if (rd32(d + 20) != NNUE_QA || rd32(d + 24) != NNUE_QB || scale < 1 || scale > 100000) {
+        snprintf(err, n, "quantisation %u/%u, scale %u: this build needs %d/%d", rd32(d + 20), rd32(d + 24), scale,
+                 NNUE_QA, NNUE_QB);
+        return false;
+    }
+    if (len != file_size((int)hidden)) {
+        snprintf(err, n, "%zu bytes, a network of %u hidden units has %zu (truncated or padded)", len, hidden,
+                 file_size((int)hidden));
+        return false;
+    }
+    if (fnv1a(d, len - 4) != rd32(d + len - 4)) {
+        snprintf(err, n, "checksum mismatch: the file is damaged");
+        return false;
+    }
+    size_t nw1 = (size_t)NNUE_INPUTS * hidden, total = nw1 + 3 * (size_t)hidden;
+    int16_t *mem = aligned_alloc(64, (total * sizeof(int16_t) + 63) / 64 * 64);
+    if (!mem) {
+        snprintf(err, n, "out of memory");
+        return false;
+    }
+    const unsigned char *p = d + HEADER;
+    for (size_t i = 0; i < total; i++, p += 2)
+        mem[i] = (int16_t)(uint16_t)(p[0] | p[1] << 8);
+    for (size_t i = nw1 + hidden; i < total; i++)
+        if (mem[i] > 127 || mem[i] < -127) {
+            free(mem);
+            snprintf(err, n, "an output weight of %d is out of range (|w| <= 127)", mem[i]);
+            return false;
+        }
+    net->hidden = (int)hidden;
+    net->scale = (int)scale;
+    net->w1 = mem;
+    net->b1 = mem + nw1;
+    net->w2 = mem + nw1 + hidden;
+    net->b2 = (int32_t)rd32(p);
+    return true;
+}
+
+void nnue_free(Network *net)
+{
+    free(net->w1);
+    memset(net, 0, sizeof *net);
+}
+
+bool nnue_read_file(const char *path, Network *net, char *err, size_t n)
+{
+    /* A FIFO or a device would block or never end: regular files only. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, n, "cannot open %s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > (off_t)file_size(NNUE_MAX_HIDDEN)) {
+        snprintf(err, n, "%s is %s", path, !S_ISREG(st.st_mode) ? "not a regular file" : "too large for a network");
+        close(fd);
+        return false;
+    }
+    size_t len = (size_t)st.st_size, got = 0;
+    unsigned char *buf = malloc(len ? len : 1);
+    while (buf && got < len) {
+        ssize_t r = read(fd, buf + got, len - got);
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    bool ok = buf && got == len;
+    if (!ok)
+        snprintf(err, n, "cannot read %s", path);
+    else if (!nnue_read(buf, len, net, err, n)) {
+        char why[200];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, n, "%s: %s", path, why);
+        ok = false;
+    }
+    free(buf);
+    return ok;
+}
+
+static void put(FILE *f, uint32_t v, int bytes, uint32_t *h, bool *ok)
+{
+    for (int i = 0; i < bytes; i++) {
+        unsigned char c = (unsigned char)(v >> (8 * i));
+        *h = (*h ^ c) * 16777619u;
+        *ok = *ok && fputc(c, f) != EOF;
+    }
+}
+
+bool nnue_write(const Network *net, FILE *f)
+{
+    uint32_t h = 2166136261u;
+    bool ok = true;
+    for (const char *m = "HEXENNUE"; *m; m++)
+        put(f, (unsigned char)*m, 1, &h, &ok);
+    put(f, NNUE_VERSION, 4, &h, &ok);
+    put(f, (uint32_t)net->hidden, 4, &h, &ok);
+    put(f, (uint32_t)net->scale, 4, &h, &ok);
+    put(f, NNUE_QA, 4, &h, &ok);
+    put(f, NNUE_QB, 4, &h, &ok);
+    size_t total = (size_t)NNUE_INPUTS * net->hidden + 3 * (size_t)net->hidden;
+    for (size_t i = 0; i < total; i++) /* w1, b1 and w2 lie one after another */
+        put(f, (uint16_t)net->w1[i], 2, &h, &ok);
+    put(f, (uint32_t)net->b2, 4, &h, &ok);
+    uint32_t sum = h;
+    put(f, sum, 4, &h, &ok);
+    return ok;
+}
+
+/* The embedded network is read on first use (before main, no thread runs). */
+__attribute__((constructor)) static void nnue_init(void)
+{
+    char err[256];
+    embedded_ok = nnue_read(hexe_nnue_blob, (size_t)(hexe_nnue_blob_end - hexe_nnue_blob), &embedded, err, sizeof err);
+    if (!embedded_ok)
+        fprintf(stderr, "hexe: the embedded network is unusable: %s\n", err);
+    nnue_net = embedded_ok ? &embedded : NULL;
+}
+
+bool nnue_use(const char *path, char *err, size_t n)
+{
+    if (!path[0] || !strcmp(path, "<internal>")) {
+        if (!embedded_ok) {
+            snprintf(err, n, "this build has no usable embedded network");
+            return false;
+        }
+        nnue_net = &embedded;
+        generation++;
+        snprintf(nnue_net_name, sizeof nnue_net_name, "<internal>");
+        return true;
+    }
+    Network next;
+    if (!nnue_read_file(path, &next, err, n))
+        return false;
+    nnue_free(&loaded);
+    loaded = next;
+    nnue_net = &loaded;
+    generation++;
+    snprintf(nnue_net_name, sizeof nnue_net_name, "%s", path);
+    return true;
+}
+
+/* ---- Accumulators ---- */
+
+typedef struct {
+    uint64_t bb[16];      /* the square sets the sums were made for */
+    unsigned generation;  /* of the network they were made with */
+    int16_t acc[2][NNUE_MAX_HIDDEN] __attribute__((aligned(64))); /* by perspective */
+} Accumulator;
+
+static _Thread_local Accumulator last;
+
+static inline void add_row(const Network *net, int16_t *acc, int feature, int sign)
+{
+    const int16_t *w = net->w1 + (size_t)feature * net->hidden;
+    if (sign > 0)
+        for (int h = 0; h < net->hidden; h++)
+            acc[h] = (int16_t)(acc[h] + w[h]);
+    else
+        for (int h = 0; h < net->hidden; h++)
+            acc[h] = (int16_t)(acc[h] - w[h]);
+}
+
+static void refresh(const Network *net, Accumulator *a, const uint64_t bb[16])
+{
+    for (int v = WHITE; v <= BLACK; v++) {
+        memcpy(a->acc[v], net->b1, (size_t)net->hidden * sizeof(int16_t));
+        for (int p = WP; p <= BK; p++)
+            for (uint64_t x = bb[p]; x; x &= x - 1)
+                add_row(net, a->acc[v], nnue_feature(v, p, __builtin_ctzll(x)), 1);
+    }
+    memcpy(a->bb, bb, sizeof a->bb);
+    a->generation = generation;
+}
+
+static void update(const Network *net, Accumulator *a, const uint64_t bb[16])
+{
+    int changed = 0;
+    for (int p = WP; p <= BK; p++)
+        changed += __builtin_popcountll(a->bb[p] ^ bb[p]);
+    if (a->generation != generation || changed > REFRESH) {
+        refresh(net, a, bb);
+        return;
+    }
+    for (int p = WP; p <= BK; p++) {
+        for (uint64_t x = a->bb[p] & ~bb[p]; x; x &= x - 1)
+            for (int v = WHITE; v <= BLACK; v++)
+                add_row(net, a->acc[v], nnue_feature(v, p, __builtin_ctzll(x)), -1);
+        for (uint64_t x = bb[p] & ~a->bb[p]; x; x &= x - 1)
+            for (int v = WHITE; v <= BLACK; v++)
+                add_row(net, a->acc[v], nnue_feature(v, p, __builtin_ctzll(x)), 1);
+        a->bb[p] = bb[p];
+    }
+}
+
+/* ---- Output layer ---- */
+
+int64_t nnue_output_scalar(const Network *net, const int16_t *us, const int16_t *them)
+{
+    int64_t sum = 0;
+    for (int half = 0; half < 2; half++) {
+        const int16_t *acc = half ? them : us, *w = net->w2 + half * net->hidden;
+        for (int h = 0; h < net->hidden; h++) {
+            int v = acc[h] < 0 ? 0 : acc[h] > NNUE_QA ? NNUE_QA : acc[h];
+            sum += (int64_t)(v * w[h]) * v;
+        }
+    }
+    return sum;
+}
+
+#if defined(__AVX512BW__)
+static int64_t output_avx512(const Network *net, const int16_t *us, const int16_t *them)
+{
+    const __m512i zero = _mm512_setzero_si512(), qa = _mm512_set1_epi16(NNUE_QA);
+    __m512i sum = _mm512_setzero_si512();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *acc = half ? them : us, *w = net->w2 + half * net->hidden;
+        for (int h = 0; h < net->hidden; h += 32) {
+            __m512i v = _mm512_min_epi16(_mm512_max_epi16(_mm512_load_si512((const void *)(acc + h)), zero), qa);
+            __m512i vw = _mm512_mullo_epi16(v, _mm512_loadu_si512((const void *)(w + h))); /* |v*w| <= 32385 */
+            sum = _mm512_add_epi32(sum, _mm512_madd_epi16(vw, v));
+        }
+    }
+    int32_t lanes[16];
+    _mm512_storeu_si512((void *)lanes, sum);
+    int64_t total = 0;
+    for (int i = 0; i < 16; i++)
+        total += lanes[i];
+    return total;
+}
+#endif
+
+#if defined(__AVX2__)
+int64_t nnue_output_avx2(const Network *net, const int16_t *us, const int16_t *them)
+{
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
+    __m256i sum = _mm256_setzero_si256();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *acc = half ? them : us, *w = net->w2 + half * net->hidden;
+        for (int h = 0; h < net->hidden; h += 16) {
+            __m256i v = _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256((const void *)(acc + h)), zero), qa);
+            __m256i vw = _mm256_mullo_epi16(v, _mm256_loadu_si256((const void *)(w + h)));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+        }
+    }
+    int32_t lanes[8];
+    _mm256_storeu_si256((void *)lanes, sum);
+    int64_t total = 0;
+    for (int i = 0; i < 8; i++)
+        total += lanes[i];
+    return total;
+}
+#endif
+
+int64_t nnue_output(const Network *net, const int16_t *us, const int16_t *them)
+{
+#if defined(__AVX512BW__)
+    return output_avx512(net, us, them);
+#elif defined(__AVX2__)
+    return nnue_output_avx2(net, us, them);
+#else
+    return nnue_output_scalar(net, us, them);
+#endif
+}
+
+const char *nnue_simd_name(void)
+{
+#if defined(__AVX512BW__)
+    return "AVX-512";
+#elif defined(__AVX2__)
+    return "AVX2";
+#else
+    return "portable C";
+#endif
+}
+
+static int to_cp(const Network *net, int64_t out)
+{
+    return (int)((out / NNUE_QA + net->b2) * net->scale / (NNUE_QA * NNUE_QB));
+}
+
+int nnue_evaluate(const Position *pos)
+{
+    const Network *net = nnue_net;
+    update(net, &last, pos->bb);
+    return to_cp(net, nnue_output(net, last.acc[pos->side], last.acc[!pos->side]));
+}
+
+int nnue_evaluate_board(const Network *net, const uint64_t bb[16], int side)
+{
+    static _Thread_local Accumulator a;
+    refresh(net, &a, bb);
+    return to_cp(net, nnue_output_scalar(net, a.acc[side], a.acc[!side]));
+}
+
+int nnue_evaluate_fresh(const Network *net, const Position *pos) { return nnue_evaluate_board(net, pos->bb, pos->side); }
+
+/* ---- Trace ---- */
+
+void nnue_trace(const Position *pos, FILE *out)
+{
+    const Network *net = nnue_net;
+    int stm = nnue_evaluate_fresh(net, pos), white = pos->side == WHITE ? stm : -stm;
+    fprintf(out, "NNUE network %s: %d hidden units, output %s\n", nnue_net_name, net->hidden, nnue_simd_name());
+    fprintf(out, "Each piece: the change in White's score (cp) if it were taken off (kings stay).\n\n");
+    Position copy = {0};
+    pos_copy(&copy, pos);
+    for (int r = 7; r >= 0; r--) {
+        fprintf(out, "+-------+-------+-------+-------+-------+-------+-------+-------+\n|");
+        for (int f = 0; f < 8; f++)
+            fprintf(out, "   %c   |", " PNBRQK  pnbrqk"[pos->board[SQ(f, r)]]);
+        fprintf(out, "\n|");
+        for (int f = 0; f < 8; f++) {
+            int sq = SQ(f, r), p = pos->board[sq];
+            if (p == EMPTY || PTYPE(p) == KING) {
+                fprintf(out, "       |");
+                continue;
+            }
+            pos_remove(&copy, sq);
+            int without = nnue_evaluate_fresh(net, &copy);
+            pos_put(&copy, sq, p);
+            int w = white - (pos->side == WHITE ? without : -without);
+            fprintf(out, " %+5.2f |", w / 100.0);
+        }
+        fprintf(out, "\n");
+    }
+    fprintf(out, "+-------+-------+-------+-------+-------+-------+-------+-------+\n\n");
+    pos_free(&copy);
+    trace_final(out, pos, white);
+}
+
+static void trace(const Position *pos, FILE *out) { nnue_trace(pos, out); }
+
+const Evaluator eval_nnue = {"nnue", nnue_evaluate, trace};

@@ -1,0 +1,81 @@
+/* nnue.h - the `nnue` evaluator: a network trained on Hexe's own games
+ * (docs/nnue.md).
+ *
+ * Architecture: (768 -> H) x 2 perspectives -> 1, SCReLU. The 768 inputs are
+ * one per (piece relative to the perspective, type, square); the square is
+ * flipped vertically for Black's perspective, so a position and its
+ * colour-flipped mirror score exactly the same. The side to move's
+ * accumulator comes first in the output layer.
+ *
+ * Quantisation: first-layer weights and biases x NNUE_QA (int16), output
+ * weights x NNUE_QB (int16, |w| <= 127), output bias x QA*QB (int32).
+ * score_cp = (sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * scale / (QA * QB).
+ *
+ * File (little-endian): "HEXENNUE", u32 version (1), u32 H, u32 scale,
+ * u32 QA, u32 QB, int16 W1[768][H], int16 b1[H], int16 W2[2H], int32 b2,
+ * u32 FNV-1a hash of every byte before it. */
+#ifndef HEXE_NNUE_H
+#define HEXE_NNUE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../position.h"
+
+#define NNUE_INPUTS 768
+#define NNUE_MAX_HIDDEN 512 /* the int32 output sums cannot overflow up to here */
+#define NNUE_QA 255
+#define NNUE_QB 64
+#define NNUE_VERSION 1
+
+typedef struct {
+    int hidden, scale;
+    int16_t *w1;  /* [NNUE_INPUTS][hidden], 64-byte aligned */
+    int16_t *b1;  /* [hidden] */
+    int16_t *w2;  /* [2 * hidden]: side to move's half first */
+    int32_t b2;
+} Network;
+
+/* The input of a piece seen from a perspective. */
+static inline int nnue_feature(int persp, int piece, int sq64)
+{
+    return ((PCOLOR(piece) != persp) * 6 + PTYPE(piece) - 1) * 64 + (persp == BLACK ? sq64 ^ 56 : sq64);
+}
+
+/* The network in use (the embedded one until EvalFile loads another). */
+extern const Network *nnue_net;
+extern char nnue_net_name[256]; /* "<internal>" or the file loaded */
+
+/* Reads a network from memory or a file; on failure returns false, says why
+ * in err and leaves *net untouched. A loaded network is freed with nnue_free. */
+bool nnue_read(const unsigned char *data, size_t len, Network *net, char *err, size_t errlen);
+bool nnue_read_file(const char *path, Network *net, char *err, size_t errlen);
+void nnue_free(Network *net);
+/* Serialises a network (the trainer's output); false on a write error. */
+bool nnue_write(const Network *net, FILE *out);
+
+/* EvalFile: "<internal>" (or "") for the embedded network, else a file. The
+ * network in use is kept when the file cannot be used (err says why). Only
+ * while no search runs. */
+bool nnue_use(const char *path, char *err, size_t errlen);
+
+/* The score of pos for the side to move, in centipawns, through the
+ * thread's incremental accumulator. */
+int nnue_evaluate(const Position *pos);
+/* The same from freshly built accumulators (the tests' reference). */
+int nnue_evaluate_fresh(const Network *net, const Position *pos);
+/* The same for square sets by coloured piece (bit 0 = a1) and a side to move. */
+int nnue_evaluate_board(const Network *net, const uint64_t bb[16], int side);
+
+/* The output layer over two accumulators of net->hidden values: the portable
+ * version and the one the build's SIMD level chooses (identical results). */
+int64_t nnue_output_scalar(const Network *net, const int16_t *us, const int16_t *them);
+int64_t nnue_output(const Network *net, const int16_t *us, const int16_t *them);
+const char *nnue_simd_name(void);
+#if defined(__AVX2__)
+int64_t nnue_output_avx2(const Network *net, const int16_t *us, const int16_t *them); /* also in AVX-512 builds */
+#endif
+
+void nnue_trace(const Position *pos, FILE *out);
+
+#endif

@@ -1,0 +1,609 @@
+/* train.c - `hexe train`: trains the `nnue` evaluator's network on the
+ * records of `hexe datagen --format bin` (packed.h), on the CPU, in threads.
+ *
+ *   acc_p  = b1 + sum of the W1 rows of the pieces seen from perspective p
+ *   out    = W2 . [screlu(acc_stm), screlu(acc_other)] + b2,  screlu(x) = clamp(x, 0, 1)^2
+ *   eval   = out * K centipawns
+ *   target = lambda * result + (1 - lambda) * sigmoid(score / K)   (side to move's view)
+ *   loss   = mean of (sigmoid(out) - target)^2
+ *
+ * K is fitted to the data first (the scale at which sigmoid(score / K) best
+ * predicts the results), so that the network speaks the search's
+ * centipawns. AdamW with a cosine learning-rate schedule, weights clipped to
+ * +-1.98 so that they quantise into int16 (nnue.h), the data shuffled every
+ * epoch, and the last --val fraction of each file (whole games: datagen
+ * writes a game's records together) held out. The weights of the epoch with
+ * the lowest held-out loss are quantised and written, then read back through
+ * the engine's own loader and compared with the float network. */
+#include "train.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/nnue.h"
+#include "packed.h"
+#include "timeman.h"
+
+#define CLIP 1.98f
+#define MAX_FILES 64
+
+typedef struct {
+    const char *data[MAX_FILES], *out, *init, *log;
+    int ndata, hidden, epochs, batch, threads;
+    double lr, lr_end, lambda, val, wd, scale;
+    long long epoch_size, max_positions;
+    unsigned seed;
+} TrainArgs;
+
+/* The parameters, their gradients or Adam's moments: one block of floats. */
+typedef struct {
+    int hidden;
+    size_t size;
+    float *w1, *b1, *w2, *b2; /* views into all */
+    float *all;
+} Params;
+
+static bool params_alloc(Params *p, int hidden)
+{
+    p->hidden = hidden;
+    p->size = (size_t)NNUE_INPUTS * hidden + 3 * (size_t)hidden + 1;
+    p->all = aligned_alloc(64, (p->size * sizeof(float) + 63) / 64 * 64);
+    if (!p->all)
+        return false;
+    memset(p->all, 0, p->size * sizeof(float));
+    p->w1 = p->all;
+    p->b1 = p->w1 + (size_t)NNUE_INPUTS * hidden;
+    p->w2 = p->b1 + hidden;
+    p->b2 = p->w2 + 2 * hidden;
+    return true;
+}
+
+/* ---- Data ---- */
+
+typedef struct {
+    PackedPos *rec;
+    long long n, ntrain; /* records [0, ntrain) train, the rest validate (after arrangement) */
+} Data;
+
+static bool read_records(const char *path, Data *d, double val, long long max, PackedPos **val_out, long long *nval)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f || fseek(f, 0, SEEK_END) != 0) {
+        fprintf(stderr, "train: cannot read %s: %s\n", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return false;
+    }
+    long long n = ftell(f) / PACKED_SIZE;
+    if (max && n > max)
+        n = max;
+    rewind(f);
+    PackedPos *buf = malloc((size_t)(n ? n : 1) * sizeof *buf);
+    if (!buf || (long long)fread(buf, sizeof *buf, (size_t)n, f) != n) {
+        fprintf(stderr, "train: cannot read %lld records of %s\n", n, path);
+        free(buf);
+        fclose(f);
+        return false;
+    }
+    fclose(f);
+    /* The last val fraction of the file (whole games) is held out. */
+    long long nv = (long long)((double)n * val), nt = n - nv;
+    PackedPos *rec = realloc(d->rec, (size_t)(d->n + nt + 1) * sizeof *rec);
+    PackedPos *vr = realloc(*val_out, (size_t)(*nval + nv + 1) * sizeof *vr);
+    if (!rec || !vr) {
+        free(buf);
+        return false;
+    }
+    memcpy(rec + d->n, buf, (size_t)nt * sizeof *buf);
+    memcpy(vr + *nval, buf + nt, (size_t)nv * sizeof *buf);
+    d->rec = rec, d->n += nt;
+    *val_out = vr, *nval += nv;
+    free(buf);
+    fprintf(stderr, "train: %s: %lld positions (%lld held out)\n", path, n, nv);
+    return true;
+}
+
+/* A record as the inputs of both perspectives and the side to move's score
+ * and result. False for a record that does not decode. */
+typedef struct {
+    int n;
+    uint16_t us[32], them[32];
+    float score, result;
+} Sample;
+
+static bool sample_of(const PackedPos *r, Sample *s)
+{
+    Unpacked u;
+    if (!packed_decode(r, &u))
+        return false;
+    s->n = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (u.piece[sq] != EMPTY) {
+            s->us[s->n] = (uint16_t)nnue_feature(u.side, u.piece[sq], sq);
+            s->them[s->n++] = (uint16_t)nnue_feature(!u.side, u.piece[sq], sq);
+        }
+    float sign = u.side == WHITE ? 1.0f : -1.0f;
+    s->score = sign * (float)u.score;
+    s->result = u.side == WHITE ? (float)u.result / 2.0f : 1.0f - (float)u.result / 2.0f;
+    return true;
+}
+
+static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* The K at which sigmoid(score / K) best predicts the results. */
+static double fit_scale(const Data *d)
+{
+    long long step = d->n > 1000000 ? d->n / 1000000 : 1;
+    double lo = 50, hi = 2000;
+    for (int it = 0; it < 60; it++) {
+        double k[2] = {lo + (hi - lo) / 3, hi - (hi - lo) / 3}, e[2] = {0, 0};
+        for (int j = 0; j < 2; j++)
+            for (long long i = 0; i < d->n; i += step) {
+                Sample s;
+                if (sample_of(&d->rec[i], &s)) {
+                    double x = sigmoid(s.score / k[j]) - s.result;
+                    e[j] += x * x;
+                }
+            }
+        if (e[0] < e[1])
+            hi = k[1];
+        else
+            lo = k[0];
+    }
+    return (lo + hi) / 2;
+}
+
+/* ---- Forward and backward ---- */
+
+typedef struct {
+    const Params *p;
+    Params *grad;
+    const PackedPos *rec;
+    const uint32_t *index; /* the records of this slice */
+    int count;
+    float scale, lambda, norm; /* norm: 1 / batch size */
+    double loss;
+    float *acc; /* 2 x hidden scratch */
+} Work;
+
+/* The network's output for a sample, the accumulators left in acc. */
+static float forward(const Params *p, const Sample *s, float *acc)
+{
+    int H = p->hidden;
+    float *us = acc, *them = acc + H;
+    memcpy(us, p->b1, (size_t)H * sizeof(float));
+    memcpy(them, p->b1, (size_t)H * sizeof(float));
+    for (int k = 0; k < s->n; k++) {
+        const float *wu = p->w1 + (size_t)s->us[k] * H, *wt = p->w1 + (size_t)s->them[k] * H;
+        for (int h = 0; h < H; h++) {
+            us[h] += wu[h];
+            them[h] += wt[h];
+        }
+    }
+    float out = p->b2[0];
+    for (int h = 0; h < H; h++) {
+        float a = fminf(fmaxf(us[h], 0.0f), 1.0f), b = fminf(fmaxf(them[h], 0.0f), 1.0f);
+        out += a * a * p->w2[h] + b * b * p->w2[H + h];
+    }
+    return out;
+}
+
+static void *work_run(void *arg)
+{
+    Work *w = arg;
+    const Params *p = w->p;
+    Params *g = w->grad;
+    int H = p->hidden;
+    memset(g->all, 0, g->size * sizeof(float));
+    float *us = w->acc, *them = w->acc + H;
+    float dus[NNUE_MAX_HIDDEN], dthem[NNUE_MAX_HIDDEN];
+    w->loss = 0;
+    for (int i = 0; i < w->count; i++) {
+        Sample s;
+        if (!sample_of(&w->rec[w->index[i]], &s))
+            continue;
+        float out = forward(p, &s, w->acc);
+        float pred = 1.0f / (1.0f + expf(-out));
+        float target = w->lambda * s.result + (1.0f - w->lambda) / (1.0f + expf(-s.score / w->scale));
+        float err = pred - target;
+        w->loss += (double)(err * err);
+        float d = 2.0f * err * pred * (1.0f - pred) * w->norm;
+        g->b2[0] += d;
+        for (int h = 0; h < H; h++) {
+            float a = fminf(fmaxf(us[h], 0.0f), 1.0f), b = fminf(fmaxf(them[h], 0.0f), 1.0f);
+            g->w2[h] += d * a * a;
+            g->w2[H + h] += d * b * b;
+            dus[h] = us[h] > 0.0f && us[h] < 1.0f ? 2.0f * a * d * p->w2[h] : 0.0f;
+            dthem[h] = them[h] > 0.0f && them[h] < 1.0f ? 2.0f * b * d * p->w2[H + h] : 0.0f;
+            g->b1[h] += dus[h] + dthem[h];
+        }
+        for (int k = 0; k < s.n; k++) {
+            float *gu = g->w1 + (size_t)s.us[k] * H, *gt = g->w1 + (size_t)s.them[k] * H;
+            for (int h = 0; h < H; h++)
+                gu[h] += dus[h];
+            for (int h = 0; h < H; h++)
+                gt[h] += dthem[h];
+        }
+    }
+    return NULL;
+}
+
+/* Loss over records (no gradient), in threads. */
+typedef struct {
+    const Params *p;
+    const PackedPos *rec;
+    long long from, to;
+    float scale, lambda;
+    double loss;
+    long long n;
+} EvalWork;
+
+static void *eval_run(void *arg)
+{
+    EvalWork *w = arg;
+    float acc[2 * NNUE_MAX_HIDDEN];
+    w->loss = 0, w->n = 0;
+    for (long long i = w->from; i < w->to; i++) {
+        Sample s;
+        if (!sample_of(&w->rec[i], &s))
+            continue;
+        float pred = 1.0f / (1.0f + expf(-forward(w->p, &s, acc)));
+        float target = w->lambda * s.result + (1.0f - w->lambda) / (1.0f + expf(-s.score / w->scale));
+        w->loss += (double)((pred - target) * (pred - target));
+        w->n++;
+    }
+    return NULL;
+}
+
+static double loss_of(const Params *p, const PackedPos *rec, long long n, const TrainArgs *a)
+{
+    EvalWork w[64];
+    pthread_t th[64];
+    int t = a->threads;
+    for (int i = 0; i < t; i++) {
+        w[i] = (EvalWork){p, rec, n * i / t, n * (i + 1) / t, (float)a->scale, (float)a->lambda, 0, 0};
+        pthread_create(&th[i], NULL, eval_run, &w[i]);
+    }
+    double loss = 0;
+    long long cnt = 0;
+    for (int i = 0; i < t; i++) {
+        pthread_join(th[i], NULL);
+        loss += w[i].loss, cnt += w[i].n;
+    }
+    return cnt ? loss / (double)cnt : 0;
+}
+
+/* ---- Quantisation ---- */
+
+static int16_t q16(float x, float mul, int lim)
+{
+    long v = lrintf(x * mul);
+    return (int16_t)(v > lim ? lim : v < -lim ? -lim : v);
+}
+
+static bool quantise(const Params *p, int scale, Network *net)
+{
+    int H = p->hidden;
+    size_t nw1 = (size_t)NNUE_INPUTS * H;
+    int16_t *mem = aligned_alloc(64, ((nw1 + 3 * (size_t)H) * sizeof(int16_t) + 63) / 64 * 64);
+    if (!mem)
+        return false;
+    net->hidden = H, net->scale = scale;
+    net->w1 = mem, net->b1 = mem + nw1, net->w2 = mem + nw1 + H;
+    for (size_t i = 0; i < nw1; i++)
+        net->w1[i] = q16(p->w1[i], NNUE_QA, 32767);
+    for (int h = 0; h < H; h++)
+        net->b1[h] = q16(p->b1[h], NNUE_QA, 32767);
+    for (int h = 0; h < 2 * H; h++)
+        net->w2[h] = q16(p->w2[h], NNUE_QB, 127);
+    net->b2 = (int32_t)lrintf(p->b2[0] * NNUE_QA * NNUE_QB);
+    return true;
+}
+
+static void dequantise(const Network *net, Params *p)
+{
+    size_t nw1 = (size_t)NNUE_INPUTS * net->hidden;
+    for (size_t i = 0; i < nw1; i++)
+        p->w1[i] = net->w1[i] / (float)NNUE_QA;
+    for (int h = 0; h < net->hidden; h++)
+        p->b1[h] = net->b1[h] / (float)NNUE_QA;
+    for (int h = 0; h < 2 * net->hidden; h++)
+        p->w2[h] = net->w2[h] / (float)NNUE_QB;
+    p->b2[0] = (float)net->b2 / (NNUE_QA * NNUE_QB);
+}
+
+/* The written file read back by the engine's loader, against the float
+ * network on held-out positions: the mean and largest difference in cp. */
+static bool check_quantised(const char *path, const Params *p, const PackedPos *rec, long long n, int scale,
+                            double *mean, int *worst, long long *checked)
+{
+    Network net;
+    char err[256];
+    if (!nnue_read_file(path, &net, err, sizeof err)) {
+        fprintf(stderr, "train: the network written does not load: %s\n", err);
+        return false;
+    }
+    float acc[2 * NNUE_MAX_HIDDEN];
+    double sum = 0;
+    *worst = 0, *checked = 0;
+    long long step = n > 20000 ? n / 20000 : 1;
+    for (long long i = 0; i < n; i += step) {
+        Sample s;
+        Unpacked u;
+        if (!sample_of(&rec[i], &s) || !packed_decode(&rec[i], &u))
+            continue;
+        uint64_t bb[16] = {0};
+        for (int sq = 0; sq < 64; sq++)
+            if (u.piece[sq] != EMPTY)
+                bb[u.piece[sq]] |= 1ULL << sq;
+        int q = nnue_evaluate_board(&net, bb, u.side);
+        double f = (double)forward(p, &s, acc) * scale;
+        int diff = (int)fabs(f - q);
+        sum += fabs(f - q);
+        *worst = diff > *worst ? diff : *worst;
+        ++*checked;
+    }
+    *mean = *checked ? sum / (double)*checked : 0;
+    nnue_free(&net);
+    return true;
+}
+
+/* ---- The trainer ---- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: hexe train --data FILE.bin [--data FILE2.bin ...] [--out FILE.nnue]\n"
+            "                  [--hidden N] [--epochs N] [--epoch-size N] [--batch N] [--threads N]\n"
+            "                  [--lr X] [--lr-end X] [--lambda X] [--wd X] [--val X] [--scale K]\n"
+            "                  [--init FILE.nnue] [--log FILE.csv] [--max-positions N] [--seed N]\n"
+            "Trains the nnue evaluator's network on datagen's records (docs/nnue.md).\n"
+            "--hidden N: hidden units, a multiple of 32 up to %d (default 128).\n"
+            "--epochs N (default 20) of --epoch-size positions (default: the training set).\n"
+            "--batch N (default 16384); --threads N (default 2).\n"
+            "--lr X (default 0.001) falls along a cosine to --lr-end X (default 0.00001).\n"
+            "--lambda X: the weight of the game result in the target, 0..1 (default 0.3;\n"
+            "the rest is the search's score). --wd X: AdamW's weight decay (default 0.01).\n"
+            "--val X: the fraction of each file's last games held out (default 0.02).\n"
+            "--scale K: centipawns per unit of output (default: fitted to the data).\n"
+            "--init FILE: start from that network (default: random weights).\n"
+            "--log FILE: epoch, train loss, validation loss, lr, positions/s as CSV\n"
+            "(scripts/plot-loss draws it). Writes the weights of the epoch with the\n"
+            "lowest validation loss to --out (default hexe.nnue).\n",
+            NNUE_MAX_HIDDEN);
+    return 2;
+}
+
+static bool parse(int argc, char **argv, TrainArgs *a)
+{
+    *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .epochs = 20, .batch = 16384, .threads = 2,
+                     .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1};
+    for (int i = 1; i < argc; i += 2) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return false;
+        char *end = NULL;
+        double x = strtod(v, &end);
+        bool num = end && end != v && !*end;
+        if (!strcmp(k, "--data") && a->ndata < MAX_FILES)
+            a->data[a->ndata++] = v;
+        else if (!strcmp(k, "--out"))
+            a->out = v;
+        else if (!strcmp(k, "--init"))
+            a->init = v;
+        else if (!strcmp(k, "--log"))
+            a->log = v;
+        else if (!num)
+            return false;
+        else if (!strcmp(k, "--hidden"))
+            a->hidden = (int)x;
+        else if (!strcmp(k, "--epochs"))
+            a->epochs = (int)x;
+        else if (!strcmp(k, "--epoch-size"))
+            a->epoch_size = (long long)x;
+        else if (!strcmp(k, "--batch"))
+            a->batch = (int)x;
+        else if (!strcmp(k, "--threads"))
+            a->threads = (int)x;
+        else if (!strcmp(k, "--lr"))
+            a->lr = x;
+        else if (!strcmp(k, "--lr-end"))
+            a->lr_end = x;
+        else if (!strcmp(k, "--lambda"))
+            a->lambda = x;
+        else if (!strcmp(k, "--wd"))
+            a->wd = x;
+        else if (!strcmp(k, "--val"))
+            a->val = x;
+        else if (!strcmp(k, "--scale"))
+            a->scale = x;
+        else if (!strcmp(k, "--max-positions"))
+            a->max_positions = (long long)x;
+        else if (!strcmp(k, "--seed"))
+            a->seed = (unsigned)x;
+        else
+            return false;
+    }
+    return a->ndata > 0 && a->hidden >= 32 && a->hidden <= NNUE_MAX_HIDDEN && a->hidden % 32 == 0 &&
+           a->epochs >= 1 && a->batch >= 1 && a->threads >= 1 && a->threads <= 64 && a->lr > 0 &&
+           a->lr_end > 0 && a->lambda >= 0 && a->lambda <= 1 && a->val > 0 && a->val < 1 && a->wd >= 0 &&
+           a->scale >= 0 && a->epoch_size >= 0 && a->max_positions >= 0;
+}
+
+int train_main(int argc, char **argv)
+{
+    TrainArgs a;
+    if (!parse(argc, argv, &a))
+        return usage();
+    Data d = {0};
+    PackedPos *val = NULL;
+    long long nval = 0;
+    for (int i = 0; i < a.ndata; i++)
+        if (!read_records(a.data[i], &d, a.val, a.max_positions, &val, &nval))
+            return 1;
+    if (d.n < 1 || nval < 1) {
+        fprintf(stderr, "train: too few positions (%lld to train on, %lld held out)\n", d.n, nval);
+        return 1;
+    }
+    if (a.scale == 0)
+        a.scale = fit_scale(&d);
+    int scale = (int)lround(a.scale);
+    a.scale = scale; /* the integer scale the network file keeps */
+    Params p, m, v, best, grad[64];
+    bool ok = params_alloc(&p, a.hidden) && params_alloc(&m, a.hidden) && params_alloc(&v, a.hidden) &&
+              params_alloc(&best, a.hidden);
+    for (int t = 0; t < a.threads && ok; t++)
+        ok = params_alloc(&grad[t], a.hidden);
+    if (!ok) {
+        fprintf(stderr, "train: out of memory\n");
+        return 1;
+    }
+    uint64_t rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)a.seed * 0xD1B54A32D192ED03ULL);
+    if (a.init) {
+        Network init;
+        char err[256];
+        if (!nnue_read_file(a.init, &init, err, sizeof err)) {
+            fprintf(stderr, "train: --init: %s\n", err);
+            return 1;
+        }
+        if (init.hidden != a.hidden) {
+            fprintf(stderr, "train: --init has %d hidden units, --hidden says %d\n", init.hidden, a.hidden);
+            return 1;
+        }
+        dequantise(&init, &p);
+        nnue_free(&init);
+    } else {
+        /* Small random weights: the accumulators start inside SCReLU's slope. */
+        float r1 = 0.5f / sqrtf(32.0f), r2 = 1.0f / sqrtf((float)a.hidden);
+        for (size_t i = 0; i < (size_t)NNUE_INPUTS * a.hidden; i++)
+            p.w1[i] = r1 * (2.0f * (float)(rng_next(&rng) >> 11) / 9007199254740992.0f - 1.0f);
+        for (int h = 0; h < a.hidden; h++)
+            p.b1[h] = 0.25f;
+        for (int h = 0; h < 2 * a.hidden; h++)
+            p.w2[h] = r2 * (2.0f * (float)(rng_next(&rng) >> 11) / 9007199254740992.0f - 1.0f);
+    }
+    FILE *log = a.log ? fopen(a.log, "w") : NULL;
+    if (a.log && !log) {
+        fprintf(stderr, "train: cannot write %s\n", a.log);
+        return 1;
+    }
+    if (log)
+        fprintf(log, "epoch,train,validation,lr,positions_per_s\n");
+    long long per_epoch = a.epoch_size ? a.epoch_size : d.n;
+    uint32_t *perm = malloc((size_t)d.n * sizeof *perm);
+    if (!perm || d.n > UINT32_MAX) {
+        fprintf(stderr, "train: too many positions for one run\n");
+        return 1;
+    }
+    for (long long i = 0; i < d.n; i++)
+        perm[i] = (uint32_t)i;
+    long long cursor = d.n; /* reshuffle at the first batch */
+    float *acc = malloc((size_t)a.threads * 2 * a.hidden * sizeof *acc);
+    double best_val = loss_of(&p, val, nval, &a);
+    memcpy(best.all, p.all, p.size * sizeof(float));
+    int best_epoch = 0;
+    printf("train: %lld positions, %lld held out, %d hidden, K = %d, lambda %.2f, %d threads, output %s\n", d.n,
+           nval, a.hidden, scale, a.lambda, a.threads, nnue_simd_name());
+    printf("epoch 0: validation %.6f\n", best_val);
+    long long step = 0, total_steps = (per_epoch + a.batch - 1) / a.batch * a.epochs;
+    int64_t t_all = now_ms();
+    for (int e = 1; e <= a.epochs; e++) {
+        int64_t t0 = now_ms();
+        double loss = 0;
+        long long seen = 0;
+        double lr = 0;
+        while (seen < per_epoch) {
+            int bs = (int)(per_epoch - seen < a.batch ? per_epoch - seen : a.batch);
+            if (cursor + bs > d.n) { /* a new pass: shuffle */
+                for (long long i = d.n - 1; i > 0; i--) {
+                    long long j = (long long)(rng_next(&rng) % (uint64_t)(i + 1));
+                    uint32_t t = perm[i];
+                    perm[i] = perm[j], perm[j] = t;
+                }
+                cursor = 0;
+                if (bs > d.n)
+                    bs = (int)d.n;
+            }
+            Work w[64];
+            pthread_t th[64];
+            for (int t = 0; t < a.threads; t++) {
+                int from = bs * t / a.threads, to = bs * (t + 1) / a.threads;
+                w[t] = (Work){&p, &grad[t], d.rec, perm + cursor + from, to - from, (float)a.scale,
+                              (float)a.lambda, 1.0f / (float)bs, 0, acc + (size_t)t * 2 * a.hidden};
+                pthread_create(&th[t], NULL, work_run, &w[t]);
+            }
+            for (int t = 0; t < a.threads; t++) {
+                pthread_join(th[t], NULL);
+                loss += w[t].loss;
+            }
+            cursor += bs, seen += bs, step++;
+            /* AdamW on the summed gradients, then the clip that quantisation needs. */
+            lr = a.lr_end + 0.5 * (a.lr - a.lr_end) * (1.0 + cos(M_PI * (double)step / (double)total_steps));
+            const float b1 = 0.9f, b2 = 0.999f;
+            float c1 = 1.0f - powf(b1, (float)step), c2 = 1.0f - powf(b2, (float)step);
+            float flr = (float)lr, decay = (float)(lr * a.wd);
+            size_t clip_end = p.size - 1; /* every weight but the output bias */
+            for (size_t i = 0; i < p.size; i++) {
+                float g = grad[0].all[i];
+                for (int t = 1; t < a.threads; t++)
+                    g += grad[t].all[i];
+                m.all[i] = b1 * m.all[i] + (1.0f - b1) * g;
+                v.all[i] = b2 * v.all[i] + (1.0f - b2) * g * g;
+                float x = p.all[i] - decay * p.all[i] - flr * (m.all[i] / c1) / (sqrtf(v.all[i] / c2) + 1e-8f);
+                p.all[i] = i < clip_end ? fminf(fmaxf(x, -CLIP), CLIP) : x;
+            }
+        }
+        double secs = (double)(now_ms() - t0) / 1000.0;
+        double vl = loss_of(&p, val, nval, &a);
+        double rate = secs > 0 ? (double)seen / secs : 0;
+        printf("epoch %d/%d: train %.6f validation %.6f lr %.7f %.0f positions/s\n", e, a.epochs,
+               loss / (double)seen, vl, lr, rate);
+        if (log)
+            fprintf(log, "%d,%.6f,%.6f,%.8f,%.0f\n", e, loss / (double)seen, vl, lr, rate), fflush(log);
+        if (vl < best_val) {
+            best_val = vl, best_epoch = e;
+            memcpy(best.all, p.all, p.size * sizeof(float));
+        }
+    }
+    if (log)
+        fclose(log);
+    printf("train: %.1f s; the lowest validation loss %.6f after epoch %d\n", (double)(now_ms() - t_all) / 1000.0,
+           best_val, best_epoch);
+    Network net;
+    FILE *out = fopen(a.out, "wb");
+    bool wrote = out && quantise(&best, scale, &net) && nnue_write(&net, out);
+    if (out && fclose(out) != 0)
+        wrote = false;
+    if (!wrote) {
+        fprintf(stderr, "train: cannot write %s\n", a.out);
+        return 1;
+    }
+    nnue_free(&net);
+    double mean;
+    int worst;
+    long long checked;
+    if (!check_quantised(a.out, &best, val, nval, scale, &mean, &worst, &checked))
+        return 1;
+    /* Rounding moves each weight by at most half a step: a few cp on average. */
+    bool close = mean <= 4.0;
+    printf("quantised %s: against the float network on %lld held-out positions, mean |diff| %.2f cp, "
+           "largest %d cp: %s\n",
+           a.out, checked, mean, worst, close ? "ok (tolerance: mean 4 cp)" : "FAILED (tolerance: mean 4 cp)");
+    free(perm);
+    free(acc);
+    free(d.rec);
+    free(val);
+    return close ? 0 : 1;
+}

@@ -1,0 +1,298 @@
+/* test_nnue.c - the nnue evaluator (eval/nnue.h): the incremental
+ * accumulator equals a fresh one at every ply of random games (and across
+ * jumps between games); the SIMD output layer equals the portable one bit for
+ * bit; a position and its colour-flipped mirror score the same; the network
+ * file round-trips; every kind of bad network file is refused with a reason
+ * and leaves the network in use as it was. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "eval/nnue.h"
+#include "fen.h"
+#include "position.h"
+#include "zobrist.h"
+
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+static int rnd(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo + 1)); }
+
+static char dir[] = "/tmp/hexe-nnue-XXXXXX";
+
+/* A network of random weights inside the quantisation bounds (nnue.h), so
+ * that every part of the arithmetic carries real values. */
+static Network random_net(int hidden)
+{
+    Network n = {hidden, rnd(100, 600), NULL, NULL, NULL, rnd(-200000, 200000)};
+    size_t total = (size_t)NNUE_INPUTS * hidden + 3 * (size_t)hidden;
+    n.w1 = aligned_alloc(64, (total * 2 + 63) / 64 * 64);
+    n.b1 = n.w1 + (size_t)NNUE_INPUTS * hidden;
+    n.w2 = n.b1 + hidden;
+    for (size_t i = 0; i < (size_t)NNUE_INPUTS * hidden; i++)
+        n.w1[i] = (int16_t)rnd(-120, 120);
+    for (int h = 0; h < hidden; h++)
+        n.b1[h] = (int16_t)rnd(-100, 300);
+    for (int h = 0; h < 2 * hidden; h++)
+        n.w2[h] = (int16_t)rnd(-127, 127);
+    return n;
+}
+
+static void write_net(const Network *n, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && nnue_write(n, f), "writing %s", path);
+    if (f)
+        fclose(f);
+}
+
+static void play_random(Position *pos, int plies, bool check_each)
+{
+    for (int ply = 0; ply < plies; ply++) {
+        if (check_each) {
+            int inc = nnue_evaluate(pos), fresh = nnue_evaluate_fresh(nnue_net, pos);
+            CHECK(inc == fresh, "incremental %d, fresh %d at ply %d", inc, fresh, ply);
+        }
+        MoveList l;
+        gen_legal(pos, &l);
+        if (!l.count)
+            return;
+        pos_reserve(pos, 1);
+        make_move(pos, l.moves[next() % (uint64_t)l.count]);
+    }
+}
+
+static void accumulator(void)
+{
+    Position a = {0}, b = {0};
+    char err[160];
+    for (int g = 0; g < 30; g++) {
+        pos_set_fen(&a, START_FEN, err, sizeof err);
+        play_random(&a, 160, true);
+        /* Back up the game again, the way a search unmakes. */
+        while (a.hply > 0) {
+            unmake_move(&a);
+            if (a.hply % 3 == 0) {
+                int inc = nnue_evaluate(&a), fresh = nnue_evaluate_fresh(nnue_net, &a);
+                CHECK(inc == fresh, "after unmake: incremental %d, fresh %d", inc, fresh);
+            }
+        }
+        /* Jumps between two unrelated games (the refresh path). */
+        pos_set_fen(&b, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", err, sizeof err);
+        play_random(&b, rnd(0, 40), false);
+        for (int i = 0; i < 6; i++) {
+            const Position *p = i & 1 ? &a : &b;
+            CHECK(nnue_evaluate(p) == nnue_evaluate_fresh(nnue_net, p), "jump %d between games", i);
+        }
+    }
+    pos_free(&a);
+    pos_free(&b);
+}
+
+static void simd(const Network *n)
+{
+    int16_t us[NNUE_MAX_HIDDEN] __attribute__((aligned(64))), them[NNUE_MAX_HIDDEN] __attribute__((aligned(64)));
+    int bad = 0;
+    for (int t = 0; t < 2000; t++) {
+        for (int h = 0; h < n->hidden; h++) {
+            us[h] = (int16_t)(t % 3 ? rnd(-400, 400) : rnd(-16000, 16000));
+            them[h] = (int16_t)rnd(-400, 400);
+        }
+        int64_t s = nnue_output_scalar(n, us, them), v = nnue_output(n, us, them);
+        bad += s != v;
+#if defined(__AVX2__)
+        bad += s != nnue_output_avx2(n, us, them);
+#endif
+    }
+    CHECK(bad == 0, "%s output differs from the portable one %d times in 2000", nnue_simd_name(), bad);
+}
+
+/* The colour-flipped mirror: ranks flipped, colours swapped, the other side to move. */
+static void symmetry(void)
+{
+    Position pos = {0};
+    char err[160];
+    int bad = 0, n = 0;
+    for (int g = 0; g < 20; g++) {
+        pos_set_fen(&pos, START_FEN, err, sizeof err);
+        for (int ply = 0; ply < 120; ply++) {
+            uint64_t m[16] = {0};
+            for (int p = WP; p <= BK; p++)
+                if (PTYPE(p))
+                    m[p ^ 8] = __builtin_bswap64(pos.bb[p]);
+            int a = nnue_evaluate_board(nnue_net, pos.bb, pos.side), b = nnue_evaluate_board(nnue_net, m, !pos.side);
+            bad += a != b, n++;
+            MoveList l;
+            gen_legal(&pos, &l);
+            if (!l.count)
+                break;
+            pos_reserve(&pos, 1);
+            make_move(&pos, l.moves[next() % (uint64_t)l.count]);
+        }
+    }
+    CHECK(bad == 0, "%d of %d positions score differently from their mirror", bad, n);
+    /* Through FEN and the engine's own position as well. */
+    Position w = {0}, bl = {0};
+    pos_set_fen(&w, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8", err, sizeof err);
+    pos_set_fen(&bl, "r2qkb1r/pp3ppp/2n1pn2/2pp4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1 b kq - 0 8", err, sizeof err);
+    CHECK(nnue_evaluate(&w) == nnue_evaluate(&bl), "a FEN and its mirror: %d and %d", nnue_evaluate(&w),
+          nnue_evaluate(&bl));
+    pos_free(&w);
+    pos_free(&bl);
+    pos_free(&pos);
+}
+
+static bool use_fails(const char *path, const char *why)
+{
+    char err[256] = "";
+    const Network *before = nnue_net;
+    bool ok = nnue_use(path, err, sizeof err);
+    CHECK(!ok && strstr(err, why) && nnue_net == before, "%s: refused with '%s' (got %s: '%s')", path, why,
+          ok ? "loaded" : "refused", err);
+    return !ok;
+}
+
+static void bad_files(const Network *good)
+{
+    char path[256], good_path[256];
+    snprintf(good_path, sizeof good_path, "%s/good.nnue", dir);
+    write_net(good, good_path);
+    FILE *f = fopen(good_path, "rb");
+    static unsigned char buf[1 << 20];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    char err[256];
+    CHECK(nnue_use(good_path, err, sizeof err), "a good network loads: %s", err);
+    CHECK(!strcmp(nnue_net_name, good_path), "the name of the loaded network is kept");
+    Network back;
+    CHECK(nnue_read(buf, len, &back, err, sizeof err) && back.hidden == good->hidden && back.scale == good->scale &&
+              back.b2 == good->b2 &&
+              !memcmp(back.w1, good->w1, ((size_t)NNUE_INPUTS * good->hidden + 3 * (size_t)good->hidden) * 2),
+          "the network file round-trips");
+    nnue_free(&back);
+
+    struct {
+        const char *name, *why;
+        size_t len;
+        int at, value; /* a byte to change, -1 for none */
+    } cases[] = {
+        {"truncated", "truncated or padded", len - 100, -1, 0},
+        {"empty", "no HEXENNUE header", 0, -1, 0},
+        {"magic", "no HEXENNUE header", len, 0, 'X'},
+        {"version", "format version", len, 8, 9},
+        {"hidden", "multiple of 32", len, 12, 33},
+        {"flipped", "checksum", len, 5000, 0x5a},
+        {"padded", "truncated or padded", len + 7, -1, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        snprintf(path, sizeof path, "%s/%s.nnue", dir, cases[c].name);
+        unsigned char *copy = calloc(len + 16, 1);
+        memcpy(copy, buf, len);
+        if (cases[c].at >= 0)
+            copy[cases[c].at] ^= (unsigned char)cases[c].value;
+        FILE *o = fopen(path, "wb");
+        fwrite(copy, 1, cases[c].len, o);
+        fclose(o);
+        free(copy);
+        use_fails(path, cases[c].why);
+    }
+    /* Garbage of the right size: random bytes. */
+    snprintf(path, sizeof path, "%s/garbage.nnue", dir);
+    FILE *o = fopen(path, "wb");
+    for (size_t i = 0; i < len; i++)
+        fputc(i < 8 ? "HEXENNUE"[i] : (int)(next() & 255), o);
+    fclose(o);
+    use_fails(path, "");
+    /* An output weight beyond the int16 trick's bound, with a valid checksum. */
+    Network wide = *good;
+    int16_t saved = wide.w2[3];
+    wide.w2[3] = 300;
+    snprintf(path, sizeof path, "%s/wide.nnue", dir);
+    write_net(&wide, path);
+    wide.w2[3] = saved;
+    use_fails(path, "out of range");
+    snprintf(path, sizeof path, "%s/missing.nnue", dir);
+    use_fails(path, "cannot open");
+    use_fails(dir, "not a regular file");
+    snprintf(path, sizeof path, "%s/fifo.nnue", dir);
+    if (mkfifo(path, 0600) == 0)
+        use_fails(path, "not a regular file"); /* and returns at once instead of blocking */
+    CHECK(nnue_use("<internal>", err, sizeof err) && !strcmp(nnue_net_name, "<internal>"),
+          "EvalFile <internal> goes back to the embedded network");
+    CHECK(nnue_use(good_path, err, sizeof err), "the good network loads again");
+}
+
+/* The trace: a cell for every piece but the kings, each the change in
+ * White's score when that piece is taken off, and the final line. */
+static void trace(void)
+{
+    Position pos = {0}, less = {0};
+    char err[160], *text = NULL;
+    size_t len = 0;
+    pos_set_fen(&pos, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", err, sizeof err);
+    FILE *f = open_memstream(&text, &len);
+    nnue_trace(&pos, f);
+    fclose(f);
+    int cells = 0, white = 0, stm = 0;
+    for (char *p = text; (p = strchr(p, '|'));) {
+        p++;
+        double v;
+        if (sscanf(p, " %lf |", &v) == 1 && (p[1] == '+' || p[1] == '-'))
+            cells++;
+    }
+    const char *fin = strstr(text, "Final evaluation:");
+    CHECK(fin && sscanf(fin, "Final evaluation: %d cp (White's view), %d", &white, &stm) == 2 &&
+              stm == nnue_evaluate(&pos) && white == stm,
+          "the trace's final line is the evaluation (%d)", nnue_evaluate(&pos));
+    CHECK(cells == 30, "a cell for each of the 30 pieces that are not kings: %d", cells);
+    /* The knight on f3 taken off: the cell holds the difference. */
+    pos_copy(&less, &pos);
+    pos_remove(&less, SQ(5, 2));
+    int diff = nnue_evaluate(&pos) - nnue_evaluate(&less); /* White to move in both: White's view */
+    char want[16];
+    snprintf(want, sizeof want, "%+5.2f", diff / 100.0);
+    const char *row3 = strstr(text, "|       |       |       |       |       |   N   |       |       |");
+    CHECK(row3 && strstr(row3, want), "the f3 knight's cell is %s", want);
+    free(text);
+    pos_free(&pos);
+    pos_free(&less);
+}
+
+int main(void)
+{
+    zobrist_init();
+    attack_init();
+    CHECK(nnue_net != NULL, "the embedded network is usable");
+    if (!mkdtemp(dir))
+        return 1;
+    int sizes[] = {32, 128, 256, NNUE_MAX_HIDDEN};
+    for (int i = 0; i < 4; i++) {
+        Network n = random_net(sizes[i]);
+        simd(&n);
+        if (sizes[i] == 128)
+            bad_files(&n); /* leaves this random network in use */
+        free(n.w1);
+    }
+    accumulator();
+    symmetry();
+    trace();
+    char err[256];
+    nnue_use("<internal>", err, sizeof err);
+    accumulator();
+    symmetry();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("could not remove %s\n", dir);
+    return check_report("test_nnue");
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The nnue evaluator as a user drives it: the EvalFile and Evaluation
+options, every kind of bad network file answered with an info string while
+the engine keeps its network and keeps answering, and the whole pipeline in
+small: datagen's records, `hexe train` (the loss falls, the quantised network
+matches the float one), the network loaded through EvalFile and searched
+with."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_harness import Checks, Engine  # noqa: E402
+
+HEXE = os.environ.get("HEXE", "./hexe")
+C = Checks("test_nnue_uci")
+TMP = tempfile.mkdtemp(prefix="hexe-nnue-")
+OPENINGS = os.path.join(TMP, "openings.epd")
+with open(OPENINGS, "w") as f:
+    f.write("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n"
+            "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n"
+            "rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq -\n")
+NET = os.path.join(TMP, "small.nnue")
+
+
+def network_name(e):
+    e.send("eval")
+    lines = e.expect("Final evaluation")
+    head = [l for l in lines if l.startswith("NNUE network")]
+    return head[0].split(":")[0][len("NNUE network "):] if head else None
+
+
+def pipeline(c):
+    data = os.path.join(TMP, "d.bin")
+    r = subprocess.run([HEXE, "datagen", "--nodes", "400", "--games", "24", "--threads", "2", "--openings",
+                        OPENINGS, "--out", data], capture_output=True, text=True, timeout=300)
+    c.check(r.returncode == 0 and os.path.getsize(data) >= 32 * 300,
+            "datagen wrote training records (%s bytes)" % (os.path.getsize(data) if os.path.exists(data) else 0))
+    log = os.path.join(TMP, "loss.csv")
+    r = subprocess.run([HEXE, "train", "--data", data, "--out", NET, "--hidden", "32", "--epochs", "6",
+                        "--batch", "256", "--lr", "0.003", "--val", "0.1", "--log", log],
+                       capture_output=True, text=True, timeout=300)
+    c.check(r.returncode == 0, "train exits 0 (%d): %s %s" % (r.returncode, r.stdout[-300:], r.stderr[-300:]))
+    epochs = re.findall(r"^epoch (\d+)/6: train ([0-9.]+) validation ([0-9.]+) lr [0-9.]+ \d+ positions/s$",
+                        r.stdout, re.M)
+    c.check(len(epochs) == 6, "one line per epoch with both losses and positions/s: %s" % r.stdout[-400:])
+    if len(epochs) == 6:
+        c.check(float(epochs[-1][1]) < float(epochs[0][1]), "the training loss falls: %s" % epochs)
+    c.check(re.search(r"K = \d+", r.stdout) is not None, "the fitted scale K is reported")
+    c.check(re.search(r"quantised .*mean \|diff\| [0-9.]+ cp, largest \d+ cp: ok", r.stdout) is not None,
+            "the quantised network read back matches the float one: %s" % r.stdout[-200:])
+    rows = open(log).read().splitlines() if os.path.exists(log) else []
+    c.check(len(rows) == 7 and rows[0] == "epoch,train,validation,lr,positions_per_s", "the CSV log has 6 epochs")
+    png = os.path.join(TMP, "loss.png")
+    r = subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "plot-loss"),
+                        log, png], capture_output=True, text=True, timeout=120)
+    c.check((r.returncode == 0 and os.path.getsize(png) > 1000) or "matplotlib is missing" in r.stderr,
+            "plot-loss draws the curves or says what it lacks: %s" % r.stderr[-200:])
+    r = subprocess.run([HEXE, "train", "--data", os.path.join(TMP, "none.bin")], capture_output=True, text=True)
+    c.check(r.returncode != 0 and "cannot read" in r.stderr, "train: missing data reported")
+    r = subprocess.run([HEXE, "train", "--data", data, "--hidden", "48"], capture_output=True, text=True)
+    c.check(r.returncode != 0 and "usage" in r.stderr, "train: a hidden size that is no multiple of 32 shows usage")
+
+    e = Engine()
+    e.handshake()
+    e.send("setoption name EvalFile value " + NET)
+    got = e.expect("info string")
+    c.check("32 hidden units" in got[-1], "EvalFile loads the trained network: %s" % got[-1])
+    e.send("setoption name Evaluation value nnue")
+    e.send("position startpos moves e2e4 e7e5")
+    c.check(network_name(e) == NET, "eval names the network in use")
+    e.send("go depth 6")
+    best = e.expect("bestmove")[-1].split()[1]
+    c.check(best in e.legal_moves("position startpos moves e2e4 e7e5"), "a search with it plays a legal move")
+    e.close()
+
+
+def bad_files(c):
+    e = Engine()
+    e.send("uci")
+    lines = e.expect("uciok")
+    c.check("option name EvalFile type string default <internal>" in lines, "EvalFile is offered, default <internal>")
+    ev = [l for l in lines if l.startswith("option name Evaluation ")]
+    c.check(ev and "var nnue" in ev[0], "nnue is one of the evaluators")
+    e.send("setoption name Evaluation value nnue")
+    good = open(NET, "rb").read() if os.path.exists(NET) else b""
+    cases = {
+        "missing": None,
+        "truncated": good[:-40],
+        "garbage": os.urandom(len(good)),
+        "wrong-magic": b"XEXENNUE" + good[8:],
+        "empty": b"",
+    }
+    fifo = os.path.join(TMP, "fifo.nnue")
+    os.mkfifo(fifo)
+    paths = [os.path.join(TMP, name + ".nnue") for name in cases] + [TMP, fifo]
+    for name, body in cases.items():
+        if body is not None:
+            with open(os.path.join(TMP, name + ".nnue"), "wb") as f:
+                f.write(body)
+    for path in paths:
+        t0 = time.monotonic()
+        e.send("setoption name EvalFile value " + path)
+        e.send("isready")
+        got = e.expect("readyok", timeout=5)
+        info = [l for l in got if l.startswith("info string")]
+        c.check(info and "EvalFile not loaded" in info[0] and "the network stays <internal>" in info[0],
+                "%s: refused with a reason: %s" % (os.path.basename(path), info))
+        c.check(time.monotonic() - t0 < 2, "%s: answered at once" % os.path.basename(path))
+    c.check(network_name(e) == "<internal>", "the embedded network is still in use")
+    e.send("go depth 4")
+    c.check(e.expect("bestmove")[-1].startswith("bestmove "), "the engine still searches")
+    e.close()
+
+
+C.run(pipeline)
+C.run(bad_files)
+sys.exit(C.report())
