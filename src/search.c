@@ -157,7 +157,7 @@ static int score_from_tt(int s, int ply)
 }
 
 /* UCI_ShowWDL: win/draw/loss per mille for a score, from a logistic model
- * fitted on Hexe's own self-play games by scripts/fit-wdl (docs/handover.md):
+ * fitted on Hexe's own self-play games by scripts/fit-wdl (docs/tuning.md):
  * P(win) = 1 / (1 + exp(-(s - WDL_A) / WDL_B)), P(loss) likewise for -s. */
 #define WDL_A 125
 #define WDL_B 101

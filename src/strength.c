@@ -8,11 +8,10 @@
 
 /* UCI_Elo to a level, interpolated between anchors measured against
  * Stockfish 15.1's own UCI_Elo levels at 5+0.05 (docs/strength.md,
- * "Strength levels"; scripts/calibrate-elo). Stockfish's scale is flat at
- * the top: in the sixteenth session level 18.1 scored -131 against its 2250
- * and full strength +42, so every UCI_Elo from 2250 up is full strength,
- * which scores about -45 against its 2500 (500 games; docs/strength.md,
- * "Where it stands now"). */
+ * "Against Stockfish's UCI_Elo levels"; scripts/calibrate-elo). Stockfish's
+ * scale is flat at the top: level 18.1 scored -131 against its 2250 and
+ * full strength +42, so every UCI_Elo from 2250 up is full strength, which
+ * scores about -45 against its 2500 (500 games; docs/strength.md). */
 static const struct {
     int elo;
     double level;

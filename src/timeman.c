@@ -36,7 +36,7 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
         left = 1;
 
     /* Sudden death: plan as if 25 moves remained (30 left 0.7 s of a 5 s
-     * clock unused at the end of a typical game; docs/strength.md). */
+     * clock unused at the end of a typical game; CHANGELOG.md, 0.4). */
     int mtg = lim->movestogo > 0 ? lim->movestogo : 25;
     if (mtg > 50)
         mtg = 50;
