@@ -45,9 +45,9 @@ static int usage(void)
             "                    [--openings FILE.epd] [--out FILE] [--format text|bin] [--seed N]\n"
             "                    [--eval NAME] [--random-plies N] [--per-game N] [--skip-plies N]\n"
             "       hexe datagen --pgn FILE [--out FILE] [--skip-plies N] [--per-game N] [--seed N]\n"
-            "Plays self-play games from random openings of FILE (default\n"
-            "../shared/openings/balanced-2000.epd) and appends their quiet positions to FILE\n"
-            "(default datagen.txt). Each move is a search of --nodes N nodes (default 5000;\n"
+            "Plays self-play games from random openings of --openings FILE (default: the\n"
+            "start position) and appends their quiet positions to --out FILE (default\n"
+            "datagen.txt). Each move is a search of --nodes N nodes (default 5000;\n"
             "no new iteration after that many) capped at --hard-nodes (default 8 x N).\n"
             "--games N: stop after N games (default 1000 for text, 0 = no limit for bin);\n"
             "--positions N: stop once N positions were written, with an ETA.\n"
@@ -57,9 +57,9 @@ static int usage(void)
             "data, docs/nnue.md). Default: bin when FILE ends in .bin, text otherwise.\n"
             "A run appends; Ctrl-C or a kill leaves a valid file (a record cut short is\n"
             "dropped by the next run).\n"
-            "--random-plies N: random legal moves played after the opening (default 4), so\n"
-            "that games from the same opening differ; a game whose first search then scores\n"
-            "beyond 3 pawns is dropped. --per-game N: keep at most N positions of a game,\n"
+            "--random-plies N: random legal moves played after the opening (default 4; 8\n"
+            "from the start position), so that games from the same opening differ; a game\n"
+            "whose first search then scores beyond 3 pawns is dropped. --per-game N: keep at most N positions of a game,\n"
             "picked at random (default 0: all). --skip-plies N: none from a game's first N\n"
             "plies (default 8).\n"
             "--pgn FILE: no games are played; the quiet positions (not in check, the move\n"
@@ -340,7 +340,13 @@ static bool repair_tail(int fd, bool binary)
 static int self_play(const DatagenArgs *a, int fd)
 {
     int nopen = 0;
-    char **open = load_openings(a->openings, &nopen);
+    char **open = NULL;
+    if (a->openings) {
+        open = load_openings(a->openings, &nopen);
+    } else if ((open = malloc(sizeof *open))) { /* the start position, then random plies */
+        open[0] = strdup(START_FEN);
+        nopen = open[0] != NULL;
+    }
     if (!open || !nopen) {
         fprintf(stderr, "datagen: cannot read openings from %s\n", a->openings);
         free(open);
@@ -549,10 +555,18 @@ static int pgn_positions(const DatagenArgs *a, int fd, uint64_t *rng)
     return games ? 0 : 1;
 }
 
+/* True when the command line names --random-plies (a negative count is then an error). */
+static bool i_gave_random_plies(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--random-plies"))
+            return true;
+    return false;
+}
+
 int datagen_main(int argc, char **argv)
 {
-    DatagenArgs a = {"../shared/openings/balanced-2000.epd", "datagen.txt", NULL, NULL, NULL,
-                     -1, 5000, 0, 0, 8, 4, 0, 1, 0, false};
+    DatagenArgs a = {NULL, "datagen.txt", NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, false};
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--help") || !v)
@@ -594,9 +608,13 @@ int datagen_main(int argc, char **argv)
         return usage();
     if (a.games < 0)
         a.games = a.binary ? 0 : 1000;
+    if (a.random_plies < 0 && i_gave_random_plies(argc, argv))
+        return usage();
+    if (a.random_plies < 0)
+        a.random_plies = a.openings ? 4 : 8;
     if (a.hard_nodes <= 0)
         a.hard_nodes = a.nodes * 8;
-    if (a.per_game < 0 || a.skip_plies < 0 || a.random_plies < 0 || a.nodes < 1 || a.hard_nodes < a.nodes ||
+    if (a.per_game < 0 || a.skip_plies < 0 || a.nodes < 1 || a.hard_nodes < a.nodes ||
         a.threads < 1 || a.threads > 256 || a.target < 0)
         return usage();
     if (a.pgn && a.binary) {
