@@ -5,6 +5,9 @@
 #   make debug           assertions and a position check after every make/unmake (./hexe-debug)
 #   make perft-full      perft at every reference depth
 #   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests
+#
+# The version (`id name Hexe <version>`) is the one line of the VERSION file.
+# Optional test data: HEXE_TEST_DATA (see tests/run.sh; default ../shared).
 
 EXE     ?= hexe
 CC      ?= cc
@@ -19,7 +22,8 @@ else
   ARCHFLAGS := -march=$(ARCH)
 endif
 CFLAGS  ?= $(OPT) $(ARCHFLAGS) -DNDEBUG
-ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE $(WARN) -pthread
+HEXE_VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
+ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) -pthread
 LDLIBS  += -lfathom -lm -pthread
 
 SRC     := $(wildcard src/*.c src/eval/*.c)
@@ -48,6 +52,9 @@ $(BUILD)/%.o: src/%.c | check-fathom
 $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
+
+# The files that print the version are rebuilt when it changes.
+$(BUILD)/uci.o $(BUILD)/play.o: $(wildcard VERSION)
 
 -include $(DEP)
 
