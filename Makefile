@@ -5,6 +5,10 @@
 #   make debug           assertions and a position check after every make/unmake (./hexe-debug)
 #   make perft-full      perft at every reference depth
 #   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests
+#   make release         portable binaries for x86-64 (v1-v4) in dist/, with SHA256SUMS
+#
+# The version (`id name Hexe <version>`) is the one line of the VERSION file.
+# Optional test data: HEXE_TEST_DATA (see tests/run.sh; default ../shared).
 
 EXE     ?= hexe
 CC      ?= cc
@@ -19,9 +23,11 @@ else
   ARCHFLAGS := -march=$(ARCH)
 endif
 CFLAGS  ?= $(OPT) $(ARCHFLAGS) -DNDEBUG
+HEXE_VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 # The network embedded in the binary (the nnue evaluator's default).
 NNUE_FILE ?= nets/hexe.nnue
-ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE $(WARN) -pthread -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
+ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) -pthread \
+             -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
 LDLIBS  += -lfathom -lm -pthread
 
 SRC     := $(wildcard src/*.c src/eval/*.c)
@@ -31,7 +37,7 @@ LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
-.PHONY: all test tests sanitize debug perft-full clean check-fathom ci
+.PHONY: all test tests sanitize debug perft-full clean check-fathom ci release
 
 all: $(EXE)
 
@@ -52,6 +58,8 @@ $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/eval/nnue.o: $(NNUE_FILE)
+# The files that print the version are rebuilt when it changes.
+$(BUILD)/uci.o $(BUILD)/play.o: $(wildcard VERSION)
 
 -include $(DEP)
 
@@ -75,8 +83,13 @@ ci:
 	$(MAKE) --no-print-directory -j2 CC=gcc test
 	$(MAKE) --no-print-directory -j2 CC=gcc sanitize
 
+# Portable binaries for each x86-64 level in dist/, their SHA256SUMS, and a
+# short self-check game by each one the CPU can run (scripts/release).
+release:
+	sh scripts/release
+
 perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
 
 clean:
-	rm -rf build hexe hexe-debug hexe-san hexe-clang tests/out
+	rm -rf build hexe hexe-debug hexe-san hexe-clang tests/out dist

@@ -5,7 +5,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HEXE_VERSION "0.1"
+/* The version comes from the VERSION file (the Makefile passes it). */
+#ifndef HEXE_VERSION
+#define HEXE_VERSION "unknown"
+#endif
 
 #ifdef HEXE_DEBUG
 #include <stdio.h>

@@ -12,7 +12,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.environ.get("HEXE_SHARED", os.path.join(HERE, "..", "..", "shared"))
+DATA = os.path.join(HERE, "data", "perft")
 
 
 def load(path):
@@ -68,7 +68,7 @@ def main():
     ap.add_argument("--max-nodes", type=int, default=int(os.environ.get("PERFT_MAX_NODES", "20000000")))
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
-    files = a.files or [os.path.join(SHARED, "perft", "standard.epd"), os.path.join(SHARED, "perft", "random.epd")]
+    files = a.files or [os.path.join(DATA, "standard.epd"), os.path.join(DATA, "random.epd")]
     eng = Engine(a.engine)
     passed = failed = 0
     t0 = time.time()

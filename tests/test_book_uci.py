@@ -9,7 +9,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci_harness import Checks, Engine  # noqa: E402
 
-SHARED = os.environ.get("HEXE_SHARED", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared"))
+# The shipped default book: bad copies of it are made from its first entries.
+BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "books", "book.bin")
 C = Checks("test_book_uci")
 
 
@@ -77,8 +78,9 @@ def default_book(c):
 def bad_books(c):
     tmp = tempfile.mkdtemp()
     trunc = os.path.join(tmp, "trunc.bin")
-    with open(os.path.join(SHARED, "books", "performance.bin"), "rb") as f:
+    with open(BOOK, "rb") as f:
         data = f.read(1600)
+    c.check(len(data) == 1600, "books/book.bin holds at least 100 entries to spoil")
     with open(trunc, "wb") as f:
         f.write(data[:1605 - 16 * 50 + 3])  # not a multiple of 16
     unsorted = os.path.join(tmp, "unsorted.bin")
@@ -98,7 +100,7 @@ def bad_books(c):
         lines = e.expect("bestmove", 5)
         c.check(not any("book move" in l for l in lines) and any(l.startswith("info depth 3") for l in lines),
                 "searches normally after a bad book")
-    e.send("setoption name BookFile value " + os.path.join(SHARED, "books", "performance.bin"))
+    e.send("setoption name BookFile value " + os.path.abspath(BOOK))
     lines = e.expect("info string", 5)
     c.check("opened" in lines[-1], "a good book opens again")
     e.close()

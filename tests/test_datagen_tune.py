@@ -13,8 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci_harness import Checks  # noqa: E402
 
 HEXE = os.environ.get("HEXE", "./hexe")
-SHARED = os.environ.get("HEXE_SHARED", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared"))
-OPENINGS = os.path.join(SHARED, "openings", "balanced-2000.epd")
+OPENINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "openings", "balanced-100.epd")
 C = Checks("test_datagen_tune")
 TMP = tempfile.mkdtemp(prefix="hexe-dg-")
 LINE = re.compile(r"^(\S+ [wb] \S+ \S+ \d+ \d+) \| (1\.0|0\.5|0\.0)$")

@@ -97,14 +97,14 @@ static void mirror_fen(const char *fen, char *out)
     sprintf(out + strlen(out), " %s %s %s %d %d", side[0] == 'w' ? "b" : "w", castle, ep, hm, fm);
 }
 
-/* The positions of every EPD in shared/perft and all their children. */
+/* The positions of every EPD in tests/data/perft and all their children. */
 static void load_positions(void)
 {
-    const char *shared = getenv("HEXE_SHARED") ? getenv("HEXE_SHARED") : "../shared";
+    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
     const char *files[] = {"perft/standard.epd", "perft/random.epd"};
     for (int k = 0; k < 2; k++) {
         char path[512], line[1024];
-        snprintf(path, sizeof path, "%s/%s", shared, files[k]);
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
         FILE *f = fopen(path, "r");
         CHECK(f != NULL, "cannot open %s", path);
         if (!f)

@@ -121,7 +121,7 @@ static void test_fen_roundtrips(void)
         {"r3k2r/8/8/8/8/8/8/R3K2R w AHah - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"},
         {"4k3/8/8/8/8/8/8/1K1R3R w H - 0 1", "4k3/8/8/8/8/8/8/1K1R3R w K - 0 1"},
         {"r1r1k3/8/8/8/8/8/8/4K3 w a - 0 1", "r1r1k3/8/8/8/8/8/8/4K3 w q - 0 1"},
-        /* Chess960 positions from shared/perft/random.epd (c960). */
+        /* Chess960 positions from tests/data/perft/random.epd (c960). */
         {"rbbnnqkr/pppp1p1p/8/4p1p1/4P3/1P6/P1PP1PPP/RBBNNQKR w HAha - 0 3",
          "rbbnnqkr/pppp1p1p/8/4p1p1/4P3/1P6/P1PP1PPP/RBBNNQKR w KQkq - 0 3"},
         {"nrnb1kr1/4p2p/p1pp2P1/1p1b4/5PP1/3P1B2/PP3K2/NRN1B1QR w b - 0 18",
@@ -659,14 +659,14 @@ static int make_unmake_all(Position *pos, int depth, const char *root)
 
 static void test_make_unmake(void)
 {
-    const char *dir = getenv("HEXE_SHARED") ? getenv("HEXE_SHARED") : "../shared";
+    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
     const char *files[] = {"perft/standard.epd", "perft/random.epd"};
     int npos = 0;
     for (int f = 0; f < 2; f++) {
         char path[512], line[512];
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
         FILE *in = fopen(path, "r");
-        CHECK(in != NULL, "cannot open %s (set HEXE_SHARED)", path);
+        CHECK(in != NULL, "cannot open %s (run from the repository root)", path);
         if (!in)
             continue;
         while (fgets(line, sizeof line, in)) {
@@ -784,14 +784,14 @@ static void test_see(void)
               cases[i].fen, v);
     }
 
-    const char *dir = getenv("HEXE_SHARED") ? getenv("HEXE_SHARED") : "../shared";
+    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
     const char *files[] = {"perft/standard.epd", "perft/random.epd"};
     int npos = 0, bad = 0;
     for (int f = 0; f < 2; f++) {
         char path[512], line[512];
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
         FILE *in = fopen(path, "r");
-        CHECK(in != NULL, "cannot open %s (set HEXE_SHARED)", path);
+        CHECK(in != NULL, "cannot open %s (run from the repository root)", path);
         if (!in)
             continue;
         while (fgets(line, sizeof line, in)) {

@@ -59,7 +59,7 @@ static int roundtrip_position(const Position *pos, const char *fen)
 
 static void test_roundtrip(void)
 {
-    const char *dir = getenv("HEXE_SHARED") ? getenv("HEXE_SHARED") : "../shared";
+    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
     const char *files[] = {"perft/standard.epd", "perft/random.epd"};
     int npos = 0, nchildren = 0;
     Position child = {0};
@@ -67,7 +67,7 @@ static void test_roundtrip(void)
         char path[512], line[512];
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
         FILE *in = fopen(path, "r");
-        CHECK(in != NULL, "cannot open %s (set HEXE_SHARED)", path);
+        CHECK(in != NULL, "cannot open %s (run from the repository root)", path);
         if (!in)
             continue;
         while (fgets(line, sizeof line, in)) {

@@ -31,7 +31,7 @@ from uci_harness import Checks, Engine  # noqa: E402
 SLOW = 4 if os.environ.get("HEXE_SANITIZED") else 1
 SEED = int(os.environ.get("STRESS_SEED", "20261125"))
 STEPS = int(os.environ.get("STRESS_STEPS", "600"))
-SHARED = os.path.join(HERE, "..", "..", "shared")
+PERFT_EPD = os.path.join(HERE, "data", "perft", "random.epd")
 C = Checks("test_stress")
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -44,10 +44,10 @@ BAD_OPTIONS = ("setoption name Hash value -3", "setoption name Threads value 100
 
 
 def fens(chess960):
-    """Positions of ../shared/perft/random.epd (the Chess960 ones only in 960 mode)."""
+    """Positions of tests/data/perft/random.epd (the Chess960 ones only in 960 mode)."""
     out = []
     try:
-        with open(os.path.join(SHARED, "perft", "random.epd")) as f:
+        with open(PERFT_EPD) as f:
             for line in f:
                 if line.startswith("#") or ";" not in line:
                     continue

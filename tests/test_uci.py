@@ -58,7 +58,9 @@ def handshake(c):
     e.send("uci")
     lines = e.expect("uciok", 5)
     c.check(time.monotonic() - t0 < 2, "uciok within 2 s")
-    c.check(any(l.startswith("id name Hexe") for l in lines), "id name")
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "VERSION")) as f:
+        version = f.read().strip()
+    c.check("id name Hexe " + version in lines, "id name Hexe %s (the VERSION file)" % version)
     c.check(any(l.startswith("id author") for l in lines), "id author")
     opts = [l for l in lines if l.startswith("option name ")]
     for name in ("Hash", "Threads", "Move Overhead", "UCI_Chess960", "Ponder", "MultiPV", "Clear Hash"):

@@ -97,6 +97,7 @@ class Checks:
         self.name = name
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
 
     def check(self, cond, what):
         if cond:
@@ -105,6 +106,11 @@ class Checks:
             self.failed += 1
             print("FAIL %s: %s" % (self.name, what), flush=True)
         return cond
+
+    def skip(self, n, why):
+        """n checks not run because optional test data is missing."""
+        self.skipped += n
+        print("SKIP %d: %s" % (n, why), flush=True)
 
     def run(self, fn):
         """Runs one scenario; an exception counts as one failure."""
@@ -115,5 +121,6 @@ class Checks:
             print("FAIL %s: %s raised %s: %s" % (self.name, fn.__name__, type(e).__name__, e), flush=True)
 
     def report(self):
-        print("%d passed, %d failed" % (self.passed, self.failed))
+        skipped = ", %d skipped" % self.skipped if self.skipped else ""
+        print("%d passed, %d failed%s" % (self.passed, self.failed, skipped))
         return 1 if self.failed else 0

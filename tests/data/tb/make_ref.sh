@@ -3,13 +3,15 @@
 # positions.txt with Fathom's command-line prober, /usr/games/fathom (Debian
 # package "fathom"). Run once after changing positions.txt; the output is
 # kept in git as test data.
-#   tests/data/tb/make_ref.sh            tables from ../shared/syzygy
+#   tests/data/tb/make_ref.sh            tables from $HEXE_TEST_DATA/syzygy
 #   HEXE_SYZYGY=DIR FATHOM=PROG tests/data/tb/make_ref.sh
+# The tables must hold every position (3-5 pieces; the repository's
+# tablebases/ has only the 3-4-piece ones).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 FATHOM=${FATHOM:-/usr/games/fathom}
-TB=${HEXE_SYZYGY:-$root/../shared/syzygy}
+TB=${HEXE_SYZYGY:-${HEXE_TEST_DATA:-$root/../shared}/syzygy}
 out=$here/reference.txt
 tmp=$out.tmp
 
@@ -19,7 +21,7 @@ version=$(dpkg-query -W -f='${Version}' fathom 2>/dev/null || echo unknown)
 
 {
     echo "# Reference values for tests/test_tb.c, written by make_ref.sh with"
-    echo "# $FATHOM (fathom $version) on the tables in ../shared/syzygy."
+    echo "# $FATHOM (fathom $version) on the 3-5-piece Syzygy tables."
     echo "# FEN | WDL | DTZ | winning moves | drawing moves | losing moves | DTZ-probe ranks"
     echo "# WDL and DTZ: Fathom's root probe of the position (halfmove clock counted);"
     echo "# moves in Fathom's SAN; drawing moves include cursed wins and blessed losses;"
