@@ -381,6 +381,9 @@ static int self_play(const DatagenArgs *a, int fd)
         if (p > 0)
             pids[alive++] = p;
     }
+    bool started = alive > 0;
+    if (!started)
+        fprintf(stderr, "datagen: no worker process could be started: %s\n", strerror(errno));
     int64_t t0 = now_ms(), last_shown = t0;
     bool tty = isatty(2);
     while (alive) {
@@ -408,7 +411,7 @@ static int self_play(const DatagenArgs *a, int fd)
     show_progress(a, pr, now_ms() - t0, true);
     if (interrupted)
         fprintf(stderr, "datagen: interrupted; the file holds every finished game\n");
-    int rc = atomic_load(&pr->failed) ? (fprintf(stderr, "datagen: cannot write %s\n", a->out), 1) : 0;
+    int rc = atomic_load(&pr->failed) ? (fprintf(stderr, "datagen: cannot write %s\n", a->out), 1) : !started;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     free(pids);

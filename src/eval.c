@@ -23,6 +23,8 @@ bool eval_select(const char *name)
 {
     for (int i = 0; i < NEVAL; i++)
         if (!strcasecmp(evaluators[i]->name, name)) {
+            if (evaluators[i]->usable && !evaluators[i]->usable())
+                return false;
             eval_current = evaluators[i];
             return true;
         }

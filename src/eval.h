@@ -12,6 +12,8 @@ typedef struct {
     int (*evaluate)(const Position *pos);
     /* Prints every term for White, for Black and in total, then the final score. */
     void (*trace)(const Position *pos, FILE *out);
+    /* NULL, or false while the evaluator cannot run (nnue without a usable network). */
+    bool (*usable)(void);
 } Evaluator;
 
 /* A tunable integer exposed as a UCI spin option. */
@@ -26,7 +28,7 @@ extern const Evaluator *eval_current;
 static inline int evaluate(const Position *pos) { return eval_current->evaluate(pos); }
 
 void eval_init(void);                          /* once at start-up (fills psq_table) */
-bool eval_select(const char *name);            /* false if there is no such evaluator */
+bool eval_select(const char *name);            /* false if there is no such evaluator or it cannot run */
 int eval_count(void);
 const Evaluator *eval_get(int i);
 /* Evaluator weights offered as UCI options. */

@@ -232,7 +232,7 @@ static bool set_eval_file(const char *v, char *msg, size_t n)
 static bool set_eval(const char *v, char *msg, size_t n)
 {
     if (!eval_select(v)) {
-        snprintf(msg, n, "no evaluator named '%s'", v);
+        snprintf(msg, n, "no usable evaluator named '%s'", v);
         return false;
     }
     return eval_changed(v, msg, n);

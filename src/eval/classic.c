@@ -247,4 +247,4 @@ static void classic_trace(const Position *pos, FILE *out)
     trace_final(out, pos, classic_white(&t));
 }
 
-const Evaluator eval_classic = {"classic", classic_eval, classic_trace};
+const Evaluator eval_classic = {"classic", classic_eval, classic_trace, NULL};

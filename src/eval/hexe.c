@@ -695,4 +695,4 @@ static void hexe_trace(const Position *pos, FILE *out)
     trace_final(out, pos, info.white + white_c);
 }
 
-const Evaluator eval_hexe = {"hexe", hexe_eval, hexe_trace};
+const Evaluator eval_hexe = {"hexe", hexe_eval, hexe_trace, NULL};

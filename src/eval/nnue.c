@@ -411,4 +411,6 @@ void nnue_trace(const Position *pos, FILE *out)
 
 static void trace(const Position *pos, FILE *out) { nnue_trace(pos, out); }
 
-const Evaluator eval_nnue = {"nnue", nnue_evaluate, trace};
+static bool usable(void) { return nnue_net != NULL; }
+
+const Evaluator eval_nnue = {"nnue", nnue_evaluate, trace, usable};
