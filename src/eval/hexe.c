@@ -357,6 +357,287 @@ static inline void note_king_attacker(KingAttackers *k, Bits a, Bits zone, Bits 
     k->ring_attacks += popcount(a & ring);
 }
 
+/* What the term groups below share while one position is evaluated. */
+typedef struct {
+    const Position *pos;
+    HexeInfo *info;
+    bool trace;
+    bool incremental;        /* material and piece-square values from the position's sums */
+    Score sum[2];            /* each side's terms so far */
+    const Bits (*pcs)[8];    /* square sets by side and piece type */
+    Bits att[2][7];          /* squares attacked, by side and attacking piece type */
+    Bits all[2], side_bb[2], area[2], zone[2], occ, pawns;
+    int ksq[2];
+    const PawnEntry *pe;
+    KingAttackers katt[2];   /* on each side's king zone */
+} EvalState;
+
+#define PUT(t, c, ...) put(e->info, e->trace, e->sum, t, c, __VA_ARGS__)
+
+/* 1. Square sets; material and piece-square tables. */
+static inline __attribute__((always_inline)) void terms_material(EvalState *e)
+{
+    const Position *pos = e->pos;
+    for (int c = WHITE; c <= BLACK; c++) {
+        e->side_bb[c] = 0;
+        for (int t = PAWN; t <= KING; t++)
+            e->side_bb[c] |= e->pcs[c][t];
+        e->ksq[c] = SQ64(KING_SQ(pos, c));
+        if (e->incremental) {
+            PUT(T_MATERIAL, c, pos->psq[c]);
+            continue;
+        }
+        Score mat = {0, 0}, pst = {0, 0};
+        int flip = c == WHITE ? 56 : 0; /* square to piece-square index */
+        for (int t = PAWN; t <= QUEEN; t++)
+            add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
+        for (int t = PAWN; t <= KING; t++)
+            for (Bits x = e->pcs[c][t]; x; x &= x - 1) {
+                pst.mg += WT.pst_mg[t - 1][lsb(x) ^ flip];
+                pst.eg += WT.pst_eg[t - 1][lsb(x) ^ flip];
+            }
+        PUT(T_MATERIAL, c, mat);
+        PUT(T_PST, c, pst);
+    }
+    e->occ = e->side_bb[WHITE] | e->side_bb[BLACK];
+    e->pawns = e->pcs[WHITE][PAWN] | e->pcs[BLACK][PAWN];
+}
+
+/* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
+ * by an enemy pawn) and king zones (the king's file and its neighbours,
+ * from the rank behind the king to two ranks ahead of it). */
+static inline __attribute__((always_inline)) void terms_zones(EvalState *e)
+{
+    for (int c = WHITE; c <= BLACK; c++) {
+        e->att[c][PAWN] = pawn_attacks(c, e->pcs[c][PAWN]);
+        e->att[c][KING] = king_moves[e->ksq[c]];
+        Bits row = e->pcs[c][KING] | east(e->pcs[c][KING]) | west(e->pcs[c][KING]);
+        e->zone[c] = row | north(row) | south(row) | forward(c, forward(c, row));
+    }
+    for (int c = WHITE; c <= BLACK; c++)
+        e->area[c] = ~(e->pcs[c][PAWN] | e->pcs[c][KING] | e->att[c ^ 1][PAWN]);
+}
+
+/* 3. The pawn structure (cached by the pawns alone). */
+static inline __attribute__((always_inline)) void terms_pawns(EvalState *e)
+{
+    const Position *pos = e->pos;
+    e->pe = pawn_probe(cache_salt ^ pos->pawn_key, (const Bits[2]){e->pcs[WHITE][PAWN], e->pcs[BLACK][PAWN]});
+    for (int t = 0; t < NPAWN_TERMS; t++)
+        for (int c = WHITE; c <= BLACK; c++)
+            PUT(T_ISOLATED + t, c, e->pe->term[t][c]);
+}
+
+/* 4. Pieces: attacks, mobility, king-zone attackers and their attacks
+ * on the squares next to the king; rooks on files and
+ * the seventh; outposts, own pawns on a bishop's colour, minors
+ * behind a pawn; the bishop pair. */
+static inline __attribute__((always_inline)) void terms_pieces(EvalState *e)
+{
+    const Position *pos = e->pos;
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1;
+        Score mob = {0, 0};
+        Bits an = 0, ab = 0, ar = 0, aq = 0, a;
+        for (Bits x = e->pcs[c][KNIGHT]; x; x &= x - 1) {
+            an |= a = knight_moves[lsb(x)];
+            add(&mob, WT.mob_knight[popcount(a & e->area[c])]);
+            note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[0]);
+        }
+        for (Bits x = e->pcs[c][BISHOP]; x; x &= x - 1) {
+            ab |= a = bishop_attacks(e->occ, lsb(x));
+            add(&mob, WT.mob_bishop[popcount(a & e->area[c])]);
+            note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[1]);
+        }
+        for (Bits x = e->pcs[c][ROOK]; x; x &= x - 1) {
+            ar |= a = rook_attacks(e->occ, lsb(x));
+            add(&mob, WT.mob_rook[popcount(a & e->area[c])]);
+            note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[2]);
+        }
+        for (Bits x = e->pcs[c][QUEEN]; x; x &= x - 1) {
+            aq |= a = bishop_attacks(e->occ, lsb(x)) | rook_attacks(e->occ, lsb(x));
+            add(&mob, WT.mob_queen[popcount(a & e->area[c])]);
+            note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[3]);
+        }
+        e->att[c][KNIGHT] = an;
+        e->att[c][BISHOP] = ab;
+        e->att[c][ROOK] = ar;
+        e->att[c][QUEEN] = aq;
+        e->all[c] = e->att[c][PAWN] | an | ab | ar | aq | e->att[c][KING];
+        PUT(T_MOBILITY, c, mob);
+
+        Score rooks = {0, 0}, minors = {0, 0};
+        Bits rk = e->pcs[c][ROOK];
+        if (rk) {
+            Bits mine = e->pe->files[c], theirs = e->pe->files[them];
+            add_times(&rooks, WT.rook_open, popcount(rk & ~mine & ~theirs));
+            add_times(&rooks, WT.rook_semiopen, popcount(rk & ~mine & theirs));
+            Bits rank7 = c == WHITE ? RANK_1_BITS << 48 : RANK_1_BITS << 8;
+            Bits rank8 = c == WHITE ? RANK_1_BITS << 56 : RANK_1_BITS;
+            if ((rk & rank7) && ((e->pcs[them][KING] & rank8) || (e->pcs[them][PAWN] & rank7)))
+                add_times(&rooks, WT.rook_seventh, popcount(rk & rank7));
+        }
+        add_times(&minors, WT.outpost[0], popcount(e->pcs[c][KNIGHT] & e->pe->safe[c]));
+        add_times(&minors, WT.outpost[1], popcount(e->pcs[c][BISHOP] & e->pe->safe[c]));
+        for (Bits x = e->pcs[c][BISHOP]; x; x &= x - 1) {
+            Bits colour = BIT(lsb(x)) & LIGHT_BITS ? LIGHT_BITS : ~LIGHT_BITS;
+            add_times(&minors, WT.bishop_pawns, popcount(e->pcs[c][PAWN] & colour));
+        }
+        add_times(&minors, WT.minor_behind_pawn,
+                  popcount((e->pcs[c][KNIGHT] | e->pcs[c][BISHOP]) & forward(them, e->pawns)));
+        PUT(T_ROOKS, c, rooks);
+        PUT(T_MINORS, c, minors);
+        if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
+            PUT(T_BISHOP_PAIR, c, WT.bishop_pair);
+    }
+}
+
+/* 5. King safety: the pawn shield on the king's file and its neighbours
+ * (an own pawn one square ahead, else two squares ahead, else none; an
+ * own-pawnless file); enemy pawns storming those files (by their rank,
+ * or blocked by an own pawn); the king's distance to its nearest pawn;
+ * the danger from the pieces attacking the zone (a
+ * weight per attacker, per attack on a square next to the king and per
+ * such square only the king or queen guards, scaled by the number of
+ * attackers); and the squares an enemy piece could give a safe check
+ * from (not guarded by the king's side, not holding a man of the
+ * checker's side). */
+static inline __attribute__((always_inline)) void terms_king(EvalState *e)
+{
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1, k64 = e->ksq[c];
+        Bits weak = e->att[c][KING] & e->all[them]
+                    & ~(e->att[c][PAWN] | e->att[c][KNIGHT] | e->att[c][BISHOP] | e->att[c][ROOK]);
+        add_times(&e->katt[c].weight, WT.king_ring_attack, e->katt[c].ring_attacks);
+        add_times(&e->katt[c].weight, WT.king_weak_square, popcount(weak));
+        Bits safe = ~e->all[c] & ~e->side_bb[them];
+        Bits diag = bishop_attacks(e->occ, k64), line = rook_attacks(e->occ, k64);
+        Score checks = {0, 0};
+        add_times(&checks, WT.king_safe_check[0], popcount(knight_moves[k64] & e->att[them][KNIGHT] & safe));
+        add_times(&checks, WT.king_safe_check[1], popcount(diag & e->att[them][BISHOP] & safe));
+        add_times(&checks, WT.king_safe_check[2], popcount(line & e->att[them][ROOK] & safe));
+        add_times(&checks, WT.king_safe_check[3], popcount((diag | line) & e->att[them][QUEEN] & safe));
+        Bits k = e->pcs[c][KING], own = e->pcs[c][PAWN];
+        Bits row = k | east(k) | west(k), f1 = forward(c, row), f2 = forward(c, f1);
+        Bits one = own & f1, two = own & f2 & ~forward(c, one);
+        int n1 = popcount(one), n2 = popcount(two), n0 = popcount(row) - n1 - n2;
+        Score sh = {0, 0};
+        add_times(&sh, WT.shield[0], n1);
+        add_times(&sh, WT.shield[1], n2);
+        add_times(&sh, WT.shield[2], n0);
+        add_times(&sh, WT.king_open_file, popcount(row & ~e->pe->files[c]));
+        Bits storm = e->pcs[them][PAWN] & file_fill(row), blocked = storm & forward(c, own);
+        add_times(&sh, WT.pawn_storm_blocked, popcount(blocked));
+        for (Bits x = storm & ~blocked; x; x &= x - 1)
+            add(&sh, WT.pawn_storm[rel_rank64(them, lsb(x))]);
+        PUT(T_SHIELD, c, sh);
+        if (own) {
+            int d = 7;
+            for (Bits x = own; x; x &= x - 1) {
+                int dx = distance64(k64, lsb(x));
+                d = dx < d ? dx : d;
+            }
+            PUT(T_KING_PAWNS, c, (Score){WT.king_pawn_distance.mg * d, WT.king_pawn_distance.eg * d});
+        }
+        int n = e->katt[c].count < 7 ? e->katt[c].count : 7, pct = WT.king_attack_pct[n];
+        Score w = e->katt[c].weight;
+        PUT(T_KING_ATTACK, c, (Score){-(w.mg * pct / 100) - checks.mg, -(w.eg * pct / 100) - checks.eg});
+    }
+}
+
+/* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
+ * not by pawns), queens by rooks, pieces a safe pawn push would attack
+ * (the square not attacked by an enemy pawn, and guarded or not
+ * attacked), and men attacked but not defended.
+ * Space: the central squares (files c-f) on ranks 2-4 from the side's
+ * view, not holding an own pawn nor attacked by an enemy pawn, those
+ * behind an own pawn and not attacked at all counted twice, times the
+ * side's pieces (knights to queens); the weight is in 1/16 cp. */
+static inline __attribute__((always_inline)) void terms_threats_space(EvalState *e)
+{
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1;
+        Bits by_pawn = e->att[c][PAWN], by_minor = (e->att[c][KNIGHT] | e->att[c][BISHOP]) & ~by_pawn;
+        Bits loose = e->all[c] & ~e->all[them];
+        Bits pieces = e->side_bb[them] & ~e->pcs[them][PAWN] & ~e->pcs[them][KING];
+        Bits push = forward(c, e->pcs[c][PAWN]) & ~e->occ;
+        Bits rank3 = c == WHITE ? RANK_1_BITS << 16 : RANK_1_BITS << 40;
+        push |= forward(c, push & rank3) & ~e->occ;
+        push &= ~e->att[them][PAWN] & (e->all[c] | ~e->all[them]);
+        Score th = {0, 0}, hg = {0, 0};
+        for (int t = KNIGHT; t <= QUEEN; t++)
+            add_times(&th, WT.threat_by_pawn[t - KNIGHT], popcount(e->pcs[them][t] & by_pawn));
+        add_times(&th, WT.threat_by_minor[0], popcount(e->pcs[them][ROOK] & by_minor));
+        add_times(&th, WT.threat_by_minor[1], popcount(e->pcs[them][QUEEN] & by_minor));
+        add_times(&th, WT.threat_by_rook, popcount(e->pcs[them][QUEEN] & e->att[c][ROOK]));
+        add_times(&th, WT.push_threat, popcount(pawn_attacks(c, push) & pieces));
+
+        Bits centre = c == WHITE ? 0x3C3C3C00ULL : 0x003C3C3C00000000ULL;
+        Bits safe = centre & ~e->pcs[c][PAWN] & ~e->att[them][PAWN];
+        Bits behind = fill_backward(c, e->pcs[c][PAWN]) & ~e->pcs[c][PAWN];
+        int units = popcount(safe) + popcount(safe & behind & ~e->all[them]);
+        int npc = popcount(e->side_bb[c] & ~e->pcs[c][PAWN] & ~e->pcs[c][KING]);
+        PUT(T_SPACE, c, (Score){WT.space.mg * units * npc / 16, WT.space.eg * units * npc / 16});
+        for (int t = PAWN; t <= QUEEN; t++)
+            add_times(&hg, WT.hanging[t - PAWN], popcount(e->pcs[them][t] & loose));
+        PUT(T_THREATS, c, th);
+        PUT(T_HANGING, c, hg);
+    }
+}
+
+/* 7. Passed pawns: a free path, the kings' distances to the square in
+ * front, and the rule of the square against a lone king. */
+static inline __attribute__((always_inline)) void terms_passed(EvalState *e)
+{
+    const Position *pos = e->pos;
+    int plies[2] = {1000, 1000}; /* plies to promote an unstoppable passer */
+    for (int c = WHITE; c <= BLACK; c++) {
+        int them = c ^ 1, fwd = c == WHITE ? 8 : -8;
+        Score kings = {0, 0}, free = {0, 0};
+        for (Bits x = e->pe->passed[c]; x; x &= x - 1) {
+            int s = lsb(x), rr = rel_rank64(c, s), stop = s + fwd;
+            add_times(&kings, WT.passed_own_king[rr], distance64(e->ksq[c], stop));
+            add_times(&kings, WT.passed_enemy_king[rr], distance64(e->ksq[them], stop));
+            if (!((e->occ | e->all[them]) & BIT(stop)))
+                add(&free, WT.passed_free[rr]);
+            if (pos->npieces[them] == 1) {
+                int promo = c == WHITE ? 56 + (s & 7) : s & 7, moves = rr == 1 ? 5 : 7 - rr;
+                bool clear = !(fill_forward(c, BIT(stop)) & e->occ);
+                if (clear && distance64(e->ksq[them], promo) - (pos->side == them) > moves) {
+                    int p = 2 * moves - (pos->side == c);
+                    if (p < plies[c])
+                        plies[c] = p;
+                }
+            }
+        }
+        PUT(T_PASSED_KING, c, kings);
+        PUT(T_PASSED_FREE, c, free);
+    }
+    for (int c = WHITE; c <= BLACK; c++)
+        if (plies[c] < plies[c ^ 1] - 1)
+            PUT(T_UNSTOPPABLE, c, WT.unstoppable);
+}
+
+/* 8. Tempo. 9. Complexity, put on White's side with the sign of the side ahead. */
+static inline __attribute__((always_inline)) void terms_tempo_complexity(EvalState *e)
+{
+    const Position *pos = e->pos;
+    PUT(T_TEMPO, pos->side, WT.tempo);
+
+    int eg = e->sum[WHITE].eg - e->sum[BLACK].eg;
+    if (eg) {
+        Bits queenside = FILE_A_BITS * 0x0F; /* files a-d */
+        bool flanks = (e->pawns & queenside) && (e->pawns & ~queenside);
+        bool pawns_only = (e->occ & ~e->pawns) == (e->pcs[WHITE][KING] | e->pcs[BLACK][KING]);
+        int outflank = abs(file64(e->ksq[WHITE]) - file64(e->ksq[BLACK])) - abs(rank64(e->ksq[WHITE]) - rank64(e->ksq[BLACK]));
+        int cx = WT.complexity_pawn * popcount(e->pawns)
+                 + WT.complexity_passed * popcount(e->pe->passed[WHITE] | e->pe->passed[BLACK]) + WT.complexity_flanks * flanks + WT.complexity_pawns_only * pawns_only
+                 + WT.complexity_outflank * outflank + WT.complexity_base;
+        int v = cx > -abs(eg) ? cx : -abs(eg);
+        PUT(T_COMPLEXITY, WHITE, (Score){0, eg > 0 ? v : -v});
+    }
+}
+
 /* trace: keep every term, material and piece-square values apart;
  * otherwise only the sums are made, and material plus piece-square values
  * may come from the position's incremental sums. */
@@ -375,260 +656,32 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         info->scale_why = "insufficient mating material";
         return;
     }
-    Score sum[2] = {{0, 0}, {0, 0}};
-    if (bare_king(pos, info, trace, sum)) {
+    EvalState st;
+    EvalState *e = &st;
+    e->sum[WHITE] = e->sum[BLACK] = (Score){0, 0};
+    if (bare_king(pos, info, trace, e->sum)) {
         info->scale_why = "known win";
-        finish(pos, info, sum);
+        finish(pos, info, e->sum);
         return;
     }
-#define PUT(t, c, ...) put(info, trace, sum, t, c, __VA_ARGS__)
-
-    const Bits (*pcs)[8] = (const Bits (*)[8])pos->bb; /* by side and piece type */
-    Bits att[2][7];  /* squares attacked, by side and attacking piece type */
-    Bits all[2], side_bb[2], area[2], zone[2];
-    int ksq[2];
-    bool incremental = !trace && psq_version && pos->psq_ver == psq_version;
-
-    /* 1. Square sets; material and piece-square tables. */
-    for (int c = WHITE; c <= BLACK; c++) {
-        side_bb[c] = 0;
-        for (int t = PAWN; t <= KING; t++)
-            side_bb[c] |= pcs[c][t];
-        ksq[c] = SQ64(KING_SQ(pos, c));
-        if (incremental) {
-            PUT(T_MATERIAL, c, pos->psq[c]);
-            continue;
-        }
-        Score mat = {0, 0}, pst = {0, 0};
-        int flip = c == WHITE ? 56 : 0; /* square to piece-square index */
-        for (int t = PAWN; t <= QUEEN; t++)
-            add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
-        for (int t = PAWN; t <= KING; t++)
-            for (Bits x = pcs[c][t]; x; x &= x - 1) {
-                pst.mg += WT.pst_mg[t - 1][lsb(x) ^ flip];
-                pst.eg += WT.pst_eg[t - 1][lsb(x) ^ flip];
-            }
-        PUT(T_MATERIAL, c, mat);
-        PUT(T_PST, c, pst);
-    }
-    Bits occ = side_bb[WHITE] | side_bb[BLACK], pawns = pcs[WHITE][PAWN] | pcs[BLACK][PAWN];
-    uint64_t pkey = cache_salt ^ pos->pawn_key;
-
-    /* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
-     * by an enemy pawn) and king zones (the king's file and its neighbours,
-     * from the rank behind the king to two ranks ahead of it). */
-    for (int c = WHITE; c <= BLACK; c++) {
-        att[c][PAWN] = pawn_attacks(c, pcs[c][PAWN]);
-        att[c][KING] = king_moves[ksq[c]];
-        Bits row = pcs[c][KING] | east(pcs[c][KING]) | west(pcs[c][KING]);
-        zone[c] = row | north(row) | south(row) | forward(c, forward(c, row));
-    }
-    for (int c = WHITE; c <= BLACK; c++)
-        area[c] = ~(pcs[c][PAWN] | pcs[c][KING] | att[c ^ 1][PAWN]);
-
-    /* 3. The pawn structure. */
-    const PawnEntry *pe = pawn_probe(pkey, (const Bits[2]){pcs[WHITE][PAWN], pcs[BLACK][PAWN]});
-    for (int t = 0; t < NPAWN_TERMS; t++)
-        for (int c = WHITE; c <= BLACK; c++)
-            PUT(T_ISOLATED + t, c, pe->term[t][c]);
-
-    /* 4. Pieces: attacks, mobility, king-zone attackers and their attacks
-     * on the squares next to the king; rooks on files and
-     * the seventh; outposts, own pawns on a bishop's colour, minors
-     * behind a pawn; the bishop pair. */
-    KingAttackers katt[2] = {{0, 0, {0, 0}}, {0, 0, {0, 0}}}; /* on each side's king zone */
-    for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1;
-        Score mob = {0, 0};
-        Bits an = 0, ab = 0, ar = 0, aq = 0, a;
-        for (Bits x = pcs[c][KNIGHT]; x; x &= x - 1) {
-            an |= a = knight_moves[lsb(x)];
-            add(&mob, WT.mob_knight[popcount(a & area[c])]);
-            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[0]);
-        }
-        for (Bits x = pcs[c][BISHOP]; x; x &= x - 1) {
-            ab |= a = bishop_attacks(occ, lsb(x));
-            add(&mob, WT.mob_bishop[popcount(a & area[c])]);
-            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[1]);
-        }
-        for (Bits x = pcs[c][ROOK]; x; x &= x - 1) {
-            ar |= a = rook_attacks(occ, lsb(x));
-            add(&mob, WT.mob_rook[popcount(a & area[c])]);
-            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[2]);
-        }
-        for (Bits x = pcs[c][QUEEN]; x; x &= x - 1) {
-            aq |= a = bishop_attacks(occ, lsb(x)) | rook_attacks(occ, lsb(x));
-            add(&mob, WT.mob_queen[popcount(a & area[c])]);
-            note_king_attacker(&katt[them], a, zone[them], att[them][KING], WT.king_attacker[3]);
-        }
-        att[c][KNIGHT] = an;
-        att[c][BISHOP] = ab;
-        att[c][ROOK] = ar;
-        att[c][QUEEN] = aq;
-        all[c] = att[c][PAWN] | an | ab | ar | aq | att[c][KING];
-        PUT(T_MOBILITY, c, mob);
-
-        Score rooks = {0, 0}, minors = {0, 0};
-        Bits rk = pcs[c][ROOK];
-        if (rk) {
-            Bits mine = pe->files[c], theirs = pe->files[them];
-            add_times(&rooks, WT.rook_open, popcount(rk & ~mine & ~theirs));
-            add_times(&rooks, WT.rook_semiopen, popcount(rk & ~mine & theirs));
-            Bits rank7 = c == WHITE ? RANK_1_BITS << 48 : RANK_1_BITS << 8;
-            Bits rank8 = c == WHITE ? RANK_1_BITS << 56 : RANK_1_BITS;
-            if ((rk & rank7) && ((pcs[them][KING] & rank8) || (pcs[them][PAWN] & rank7)))
-                add_times(&rooks, WT.rook_seventh, popcount(rk & rank7));
-        }
-        add_times(&minors, WT.outpost[0], popcount(pcs[c][KNIGHT] & pe->safe[c]));
-        add_times(&minors, WT.outpost[1], popcount(pcs[c][BISHOP] & pe->safe[c]));
-        for (Bits x = pcs[c][BISHOP]; x; x &= x - 1) {
-            Bits colour = BIT(lsb(x)) & LIGHT_BITS ? LIGHT_BITS : ~LIGHT_BITS;
-            add_times(&minors, WT.bishop_pawns, popcount(pcs[c][PAWN] & colour));
-        }
-        add_times(&minors, WT.minor_behind_pawn,
-                  popcount((pcs[c][KNIGHT] | pcs[c][BISHOP]) & forward(them, pawns)));
-        PUT(T_ROOKS, c, rooks);
-        PUT(T_MINORS, c, minors);
-        if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
-            PUT(T_BISHOP_PAIR, c, WT.bishop_pair);
-    }
-
-    /* 5. King safety: the pawn shield on the king's file and its neighbours
-     * (an own pawn one square ahead, else two squares ahead, else none; an
-     * own-pawnless file); enemy pawns storming those files (by their rank,
-     * or blocked by an own pawn); the king's distance to its nearest pawn;
-     * the danger from the pieces attacking the zone (a
-     * weight per attacker, per attack on a square next to the king and per
-     * such square only the king or queen guards, scaled by the number of
-     * attackers); and the squares an enemy piece could give a safe check
-     * from (not guarded by the king's side, not holding a man of the
-     * checker's side). */
-    for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1, k64 = ksq[c];
-        Bits weak = att[c][KING] & all[them]
-                    & ~(att[c][PAWN] | att[c][KNIGHT] | att[c][BISHOP] | att[c][ROOK]);
-        add_times(&katt[c].weight, WT.king_ring_attack, katt[c].ring_attacks);
-        add_times(&katt[c].weight, WT.king_weak_square, popcount(weak));
-        Bits safe = ~all[c] & ~side_bb[them];
-        Bits diag = bishop_attacks(occ, k64), line = rook_attacks(occ, k64);
-        Score checks = {0, 0};
-        add_times(&checks, WT.king_safe_check[0], popcount(knight_moves[k64] & att[them][KNIGHT] & safe));
-        add_times(&checks, WT.king_safe_check[1], popcount(diag & att[them][BISHOP] & safe));
-        add_times(&checks, WT.king_safe_check[2], popcount(line & att[them][ROOK] & safe));
-        add_times(&checks, WT.king_safe_check[3], popcount((diag | line) & att[them][QUEEN] & safe));
-        Bits k = pcs[c][KING], own = pcs[c][PAWN];
-        Bits row = k | east(k) | west(k), f1 = forward(c, row), f2 = forward(c, f1);
-        Bits one = own & f1, two = own & f2 & ~forward(c, one);
-        int n1 = popcount(one), n2 = popcount(two), n0 = popcount(row) - n1 - n2;
-        Score sh = {0, 0};
-        add_times(&sh, WT.shield[0], n1);
-        add_times(&sh, WT.shield[1], n2);
-        add_times(&sh, WT.shield[2], n0);
-        add_times(&sh, WT.king_open_file, popcount(row & ~pe->files[c]));
-        Bits storm = pcs[them][PAWN] & file_fill(row), blocked = storm & forward(c, own);
-        add_times(&sh, WT.pawn_storm_blocked, popcount(blocked));
-        for (Bits x = storm & ~blocked; x; x &= x - 1)
-            add(&sh, WT.pawn_storm[rel_rank64(them, lsb(x))]);
-        PUT(T_SHIELD, c, sh);
-        if (own) {
-            int d = 7;
-            for (Bits x = own; x; x &= x - 1) {
-                int dx = distance64(k64, lsb(x));
-                d = dx < d ? dx : d;
-            }
-            PUT(T_KING_PAWNS, c, (Score){WT.king_pawn_distance.mg * d, WT.king_pawn_distance.eg * d});
-        }
-        int n = katt[c].count < 7 ? katt[c].count : 7, pct = WT.king_attack_pct[n];
-        Score w = katt[c].weight;
-        PUT(T_KING_ATTACK, c, (Score){-(w.mg * pct / 100) - checks.mg, -(w.eg * pct / 100) - checks.eg});
-    }
-
-    /* 6. Threats: pieces attacked by pawns, rooks and queens by minors (and
-     * not by pawns), queens by rooks, pieces a safe pawn push would attack
-     * (the square not attacked by an enemy pawn, and guarded or not
-     * attacked), and men attacked but not defended.
-     * Space: the central squares (files c-f) on ranks 2-4 from the side's
-     * view, not holding an own pawn nor attacked by an enemy pawn, those
-     * behind an own pawn and not attacked at all counted twice, times the
-     * side's pieces (knights to queens); the weight is in 1/16 cp. */
-    for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1;
-        Bits by_pawn = att[c][PAWN], by_minor = (att[c][KNIGHT] | att[c][BISHOP]) & ~by_pawn;
-        Bits loose = all[c] & ~all[them];
-        Bits pieces = side_bb[them] & ~pcs[them][PAWN] & ~pcs[them][KING];
-        Bits push = forward(c, pcs[c][PAWN]) & ~occ;
-        Bits rank3 = c == WHITE ? RANK_1_BITS << 16 : RANK_1_BITS << 40;
-        push |= forward(c, push & rank3) & ~occ;
-        push &= ~att[them][PAWN] & (all[c] | ~all[them]);
-        Score th = {0, 0}, hg = {0, 0};
-        for (int t = KNIGHT; t <= QUEEN; t++)
-            add_times(&th, WT.threat_by_pawn[t - KNIGHT], popcount(pcs[them][t] & by_pawn));
-        add_times(&th, WT.threat_by_minor[0], popcount(pcs[them][ROOK] & by_minor));
-        add_times(&th, WT.threat_by_minor[1], popcount(pcs[them][QUEEN] & by_minor));
-        add_times(&th, WT.threat_by_rook, popcount(pcs[them][QUEEN] & att[c][ROOK]));
-        add_times(&th, WT.push_threat, popcount(pawn_attacks(c, push) & pieces));
-
-        Bits centre = c == WHITE ? 0x3C3C3C00ULL : 0x003C3C3C00000000ULL;
-        Bits safe = centre & ~pcs[c][PAWN] & ~att[them][PAWN];
-        Bits behind = fill_backward(c, pcs[c][PAWN]) & ~pcs[c][PAWN];
-        int units = popcount(safe) + popcount(safe & behind & ~all[them]);
-        int npc = popcount(side_bb[c] & ~pcs[c][PAWN] & ~pcs[c][KING]);
-        PUT(T_SPACE, c, (Score){WT.space.mg * units * npc / 16, WT.space.eg * units * npc / 16});
-        for (int t = PAWN; t <= QUEEN; t++)
-            add_times(&hg, WT.hanging[t - PAWN], popcount(pcs[them][t] & loose));
-        PUT(T_THREATS, c, th);
-        PUT(T_HANGING, c, hg);
-    }
-
-    /* 7. Passed pawns: a free path, the kings' distances to the square in
-     * front, and the rule of the square against a lone king. */
-    int plies[2] = {1000, 1000}; /* plies to promote an unstoppable passer */
-    for (int c = WHITE; c <= BLACK; c++) {
-        int them = c ^ 1, fwd = c == WHITE ? 8 : -8;
-        Score kings = {0, 0}, free = {0, 0};
-        for (Bits x = pe->passed[c]; x; x &= x - 1) {
-            int s = lsb(x), rr = rel_rank64(c, s), stop = s + fwd;
-            add_times(&kings, WT.passed_own_king[rr], distance64(ksq[c], stop));
-            add_times(&kings, WT.passed_enemy_king[rr], distance64(ksq[them], stop));
-            if (!((occ | all[them]) & BIT(stop)))
-                add(&free, WT.passed_free[rr]);
-            if (pos->npieces[them] == 1) {
-                int promo = c == WHITE ? 56 + (s & 7) : s & 7, moves = rr == 1 ? 5 : 7 - rr;
-                bool clear = !(fill_forward(c, BIT(stop)) & occ);
-                if (clear && distance64(ksq[them], promo) - (pos->side == them) > moves) {
-                    int p = 2 * moves - (pos->side == c);
-                    if (p < plies[c])
-                        plies[c] = p;
-                }
-            }
-        }
-        PUT(T_PASSED_KING, c, kings);
-        PUT(T_PASSED_FREE, c, free);
-    }
-    for (int c = WHITE; c <= BLACK; c++)
-        if (plies[c] < plies[c ^ 1] - 1)
-            PUT(T_UNSTOPPABLE, c, WT.unstoppable);
-
-    /* 8. Tempo. */
-    PUT(T_TEMPO, pos->side, WT.tempo);
-
-    /* 9. Complexity, put on White's side with the sign of the side ahead. */
-    int eg = sum[WHITE].eg - sum[BLACK].eg;
-    if (eg) {
-        Bits queenside = FILE_A_BITS * 0x0F; /* files a-d */
-        bool flanks = (pawns & queenside) && (pawns & ~queenside);
-        bool pawns_only = (occ & ~pawns) == (pcs[WHITE][KING] | pcs[BLACK][KING]);
-        int outflank = abs(file64(ksq[WHITE]) - file64(ksq[BLACK])) - abs(rank64(ksq[WHITE]) - rank64(ksq[BLACK]));
-        int cx = WT.complexity_pawn * popcount(pawns)
-                 + WT.complexity_passed * popcount(pe->passed[WHITE] | pe->passed[BLACK]) + WT.complexity_flanks * flanks + WT.complexity_pawns_only * pawns_only
-                 + WT.complexity_outflank * outflank + WT.complexity_base;
-        int v = cx > -abs(eg) ? cx : -abs(eg);
-        PUT(T_COMPLEXITY, WHITE, (Score){0, eg > 0 ? v : -v});
-    }
+    e->pos = pos;
+    e->info = info;
+    e->trace = trace;
+    e->pcs = (const Bits (*)[8])pos->bb;
+    e->incremental = !trace && psq_version && pos->psq_ver == psq_version;
+    memset(e->katt, 0, sizeof e->katt);
+    terms_material(e);
+    terms_zones(e);
+    terms_pawns(e);
+    terms_pieces(e);
+    terms_king(e);
+    terms_threats_space(e);
+    terms_passed(e);
+    terms_tempo_complexity(e);
+    finish(pos, info, e->sum);
+}
 
 #undef PUT
-    finish(pos, info, sum);
-}
 
 /* Scores already computed, per thread, by position key: the evaluation is
  * a function of the position alone, so a hit returns exactly what
