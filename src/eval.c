@@ -5,7 +5,6 @@
 #include <strings.h>
 
 #include "eval/evaluators.h"
-#include "eval/hexe.h"
 
 /* The first one is the default. */
 static const Evaluator *const evaluators[] = {
@@ -31,22 +30,29 @@ bool eval_select(const char *name)
     return false;
 }
 
-void eval_init(void) { hexe_params_changed(); /* the hexe weights' piece-square table */ }
+void eval_init(void)
+{
+    for (int i = 0; i < NEVAL; i++)
+        if (evaluators[i]->init)
+            evaluators[i]->init();
+}
 
 int eval_count(void) { return NEVAL; }
 
 const Evaluator *eval_get(int i) { return i >= 0 && i < NEVAL ? evaluators[i] : NULL; }
 
-/* UCI spin options: the classic evaluator's weights (range 0..1000). */
-static EvalParam params[] = {
-    {"Classic Material", &classic_weight[CLASSIC_MATERIAL], 50, 0, 1000},
-    {"Classic Attacks", &classic_weight[CLASSIC_ATTACKS], 10, 0, 1000},
-    {"Classic PST", &classic_weight[CLASSIC_PST], 25, 0, 1000},
-    {"Classic KingSafety", &classic_weight[CLASSIC_KING], 5, 0, 1000},
-    {"Classic Mobility", &classic_weight[CLASSIC_MOBILITY], 4, 0, 1000},
-};
-#define NPARAM ((int)(sizeof params / sizeof params[0]))
+int eval_param_count(void)
+{
+    int n = 0;
+    for (int i = 0; i < NEVAL; i++)
+        n += evaluators[i]->nparams;
+    return n;
+}
 
-int eval_param_count(void) { return NPARAM; }
-
-EvalParam *eval_param(int i) { return i >= 0 && i < NPARAM ? &params[i] : NULL; }
+EvalParam *eval_param(int k)
+{
+    for (int i = 0; i < NEVAL && k >= 0; k -= evaluators[i++]->nparams)
+        if (k < evaluators[i]->nparams)
+            return &evaluators[i]->params[k];
+    return NULL;
+}

@@ -247,4 +247,14 @@ static void classic_trace(const Position *pos, FILE *out)
     trace_final(out, pos, classic_white(&t));
 }
 
-const Evaluator eval_classic = {"classic", classic_eval, classic_trace, NULL};
+/* The weights as UCI spin options (range 0..1000). */
+static EvalParam params[] = {
+    {"Classic Material", &classic_weight[CLASSIC_MATERIAL], 50, 0, 1000},
+    {"Classic Attacks", &classic_weight[CLASSIC_ATTACKS], 10, 0, 1000},
+    {"Classic PST", &classic_weight[CLASSIC_PST], 25, 0, 1000},
+    {"Classic KingSafety", &classic_weight[CLASSIC_KING], 5, 0, 1000},
+    {"Classic Mobility", &classic_weight[CLASSIC_MOBILITY], 4, 0, 1000},
+};
+
+const Evaluator eval_classic = {.name = "classic", .evaluate = classic_eval, .trace = classic_trace,
+                                .params = params, .nparams = (int)(sizeof params / sizeof params[0])};

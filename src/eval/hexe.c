@@ -748,4 +748,5 @@ static void hexe_trace(const Position *pos, FILE *out)
     trace_final(out, pos, info.white + white_c);
 }
 
-const Evaluator eval_hexe = {"hexe", hexe_eval, hexe_trace, NULL};
+/* The piece-square table the positions' incremental sums use. */
+const Evaluator eval_hexe = {.name = "hexe", .evaluate = hexe_eval, .trace = hexe_trace, .init = hexe_params_changed};

@@ -35,4 +35,4 @@ static void material_trace(const Position *pos, FILE *out)
     trace_final(out, pos, material_white(pos));
 }
 
-const Evaluator eval_material = {"material", material_eval, material_trace, NULL};
+const Evaluator eval_material = {.name = "material", .evaluate = material_eval, .trace = material_trace};

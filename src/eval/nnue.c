@@ -413,4 +413,4 @@ static void trace(const Position *pos, FILE *out) { nnue_trace(pos, out); }
 
 static bool usable(void) { return nnue_net != NULL; }
 
-const Evaluator eval_nnue = {"nnue", nnue_evaluate, trace, usable};
+const Evaluator eval_nnue = {.name = "nnue", .evaluate = nnue_evaluate, .trace = trace, .usable = usable};

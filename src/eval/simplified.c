@@ -164,4 +164,4 @@ static void simplified_trace(const Position *pos, FILE *out)
     trace_final(out, pos, sef_white(&t));
 }
 
-const Evaluator eval_simplified = {"simplified", simplified_eval, simplified_trace, NULL};
+const Evaluator eval_simplified = {.name = "simplified", .evaluate = simplified_eval, .trace = simplified_trace};
