@@ -97,7 +97,7 @@ static void add_pawn_move(MoveList *l, int from, int to, int us)
     }
 }
 
-static bool castle_ok(Position *pos, int ksq, int rsq, int kto, int rto)
+static bool castle_ok(const Position *pos, int ksq, int rsq, int kto, int rto)
 {
     int them = pos->side ^ 1;
     int lo = ksq, hi = ksq;
@@ -109,50 +109,39 @@ static bool castle_ok(Position *pos, int ksq, int rsq, int kto, int rto)
     for (int x = lo; x <= hi; x++)
         if (x != ksq && x != rsq && pos->board[x] != EMPTY)
             return false;
-    /* Test the king's path with king and rook lifted, so that a rook that
-     * shielded its own king's destination (Chess960) is seen through. The
-     * king's square itself is tested only when the king stays on it (king c1,
-     * rook b1, enemy rook a1: the king is safe only while the rook is there). */
-    uint8_t king = pos->board[ksq], rook = pos->board[rsq];
-    pos->board[ksq] = pos->board[rsq] = EMPTY;
-    bool ok = true;
+    /* Test the king's path as if king and rook were lifted, so that a rook
+     * that shielded its own king's destination (Chess960) is seen through.
+     * The king's square itself is tested only when the king stays on it (king
+     * c1, rook b1, enemy rook a1: the king is safe only while the rook is
+     * there). */
     int step = kto > ksq ? 1 : -1;
     for (int x = ksq;; x += step) {
-        if ((x != ksq || x == kto) && sq_attacked(pos, x, them)) {
-            ok = false;
-            break;
-        }
+        if ((x != ksq || x == kto) && sq_attacked_through(pos, x, them, ksq, rsq))
+            return false;
         if (x == kto)
-            break;
+            return true;
     }
-    pos->board[ksq] = king;
-    pos->board[rsq] = rook;
-    return ok;
 }
 
 /* All legal moves, or only the noisy ones (captures, promotions, en passant). */
-static void generate(const Position *cpos, MoveList *list, bool noisy)
+static void generate(const Position *pos, MoveList *list, bool noisy)
 {
-    /* The board is lifted and put back during generation; the position is
-     * unchanged when this returns. */
-    Position *pos = (Position *)cpos;
-    uint8_t *b = pos->board;
+    const uint8_t *b = pos->board;
     int us = pos->side, them = us ^ 1;
     int ksq = KING_SQ(pos, us);
     CheckInfo ci;
     find_checks_and_pins(pos, &ci);
     list->count = 0;
 
-    /* 1. King moves, tested with the king lifted off its square. */
-    b[ksq] = EMPTY;
+    /* 1. King moves, tested as if the king were off its square (a slider's
+     * ray through it goes on). */
     for (int i = 0; i < 8; i++) {
         int to = ksq + king_d[i];
         if (OFFBOARD(to) || (b[to] != EMPTY && PCOLOR(b[to]) == us) || (noisy && b[to] == EMPTY))
             continue;
-        if (!sq_attacked(pos, to, them))
+        if (!sq_attacked_through(pos, to, them, ksq, NO_SQ))
             add(list, MAKE_MOVE(ksq, to, MK_NORMAL));
     }
-    b[ksq] = (uint8_t)MAKE_PIECE(us, KING);
 
     /* 2. Castling. */
     if (!noisy && ci.nchecks == 0 && (pos->castle & (3 << (2 * us)))) {
@@ -231,18 +220,13 @@ static void generate(const Position *cpos, MoveList *list, bool noisy)
                 if (!check || ci.target[c])
                     add_pawn_move(list, from, c, us);
             } else if (c == pos->ep) {
-                /* En passant: play it on the board and look at the king, which
-                 * covers the pawn pinned along the rank. */
-                int capsq = c - fwd;
-                uint8_t pawn = b[from], victim = b[capsq];
-                b[from] = EMPTY;
-                b[capsq] = EMPTY;
-                b[c] = pawn;
-                bool ok = !sq_attacked(pos, ksq, them);
-                b[c] = EMPTY;
-                b[capsq] = victim;
-                b[from] = pawn;
-                if (ok)
+                /* En passant (rare): play it on a copy of the board and look
+                 * at the king, which covers the pawn pinned along the rank,
+                 * the captured checker and a check blocked on the square. */
+                Position after = *pos; /* a shallow copy: only its board changes */
+                after.board[from] = after.board[c - fwd] = EMPTY;
+                after.board[c] = b[from];
+                if (!sq_attacked(&after, ksq, them))
                     add(list, MAKE_MOVE(from, c, MK_EP));
             }
         }

@@ -442,7 +442,10 @@ void unmake_null(Position *pos)
 
 /* ---- Attacks ---- */
 
-bool sq_attacked(const Position *pos, int sq, int by)
+/* Whether side `by` attacks sq, with the squares skip1 and skip2 (or NO_SQ)
+ * taken as empty: a king's own square when it steps away, a castling
+ * rook's square. */
+static inline __attribute__((always_inline)) bool attacked(const Position *pos, int sq, int by, int skip1, int skip2)
 {
     const uint8_t *b = pos->board;
     if (by == WHITE) {
@@ -462,12 +465,19 @@ bool sq_attacked(const Position *pos, int sq, int by)
             return true;
         int step = attack_step[d];
         int x = from + step;
-        while (x != sq && b[x] == EMPTY)
+        while (x != sq && (b[x] == EMPTY || x == skip1 || x == skip2))
             x += step;
         if (x == sq)
             return true;
     }
     return false;
+}
+
+bool sq_attacked(const Position *pos, int sq, int by) { return attacked(pos, sq, by, NO_SQ, NO_SQ); }
+
+bool sq_attacked_through(const Position *pos, int sq, int by, int skip1, int skip2)
+{
+    return attacked(pos, sq, by, skip1, skip2);
 }
 
 bool in_check(const Position *pos)

@@ -84,6 +84,8 @@ void unmake_null(Position *pos);
 
 /* Attacks. */
 bool sq_attacked(const Position *pos, int sq, int by);
+/* The same with the squares skip1 and skip2 (NO_SQ for none) taken as empty. */
+bool sq_attacked_through(const Position *pos, int sq, int by, int skip1, int skip2);
 bool in_check(const Position *pos);
 
 /* Legal move generation (movegen.c) and SEE (see.c). */
