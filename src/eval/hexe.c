@@ -364,7 +364,7 @@ typedef struct {
     bool trace;
     bool incremental;        /* material and piece-square values from the position's sums */
     Score sum[2];            /* each side's terms so far */
-    const Bits (*pcs)[8];    /* square sets by side and piece type */
+    const Bits *bb;          /* the position's square sets: PCS(side, type) */
     Bits att[2][7];          /* squares attacked, by side and attacking piece type */
     Bits all[2], side_bb[2], area[2], zone[2], occ, pawns;
     int ksq[2];
@@ -373,6 +373,7 @@ typedef struct {
 } EvalState;
 
 #define PUT(t, c, ...) put(e->info, e->trace, e->sum, t, c, __VA_ARGS__)
+#define PCS(c, t) e->bb[MAKE_PIECE(c, t)]
 
 /* 1. Square sets; material and piece-square tables. */
 static inline __attribute__((always_inline)) void terms_material(EvalState *e)
@@ -381,7 +382,7 @@ static inline __attribute__((always_inline)) void terms_material(EvalState *e)
     for (int c = WHITE; c <= BLACK; c++) {
         e->side_bb[c] = 0;
         for (int t = PAWN; t <= KING; t++)
-            e->side_bb[c] |= e->pcs[c][t];
+            e->side_bb[c] |= PCS(c, t);
         e->ksq[c] = SQ64(KING_SQ(pos, c));
         if (e->incremental) {
             PUT(T_MATERIAL, c, pos->psq[c]);
@@ -392,7 +393,7 @@ static inline __attribute__((always_inline)) void terms_material(EvalState *e)
         for (int t = PAWN; t <= QUEEN; t++)
             add_times(&mat, WT.material[t - PAWN], pos->count[MAKE_PIECE(c, t)]);
         for (int t = PAWN; t <= KING; t++)
-            for (Bits x = e->pcs[c][t]; x; x &= x - 1) {
+            for (Bits x = PCS(c, t); x; x &= x - 1) {
                 pst.mg += WT.pst_mg[t - 1][lsb(x) ^ flip];
                 pst.eg += WT.pst_eg[t - 1][lsb(x) ^ flip];
             }
@@ -400,7 +401,7 @@ static inline __attribute__((always_inline)) void terms_material(EvalState *e)
         PUT(T_PST, c, pst);
     }
     e->occ = e->side_bb[WHITE] | e->side_bb[BLACK];
-    e->pawns = e->pcs[WHITE][PAWN] | e->pcs[BLACK][PAWN];
+    e->pawns = PCS(WHITE, PAWN) | PCS(BLACK, PAWN);
 }
 
 /* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
@@ -409,20 +410,20 @@ static inline __attribute__((always_inline)) void terms_material(EvalState *e)
 static inline __attribute__((always_inline)) void terms_zones(EvalState *e)
 {
     for (int c = WHITE; c <= BLACK; c++) {
-        e->att[c][PAWN] = pawn_attacks(c, e->pcs[c][PAWN]);
+        e->att[c][PAWN] = pawn_attacks(c, PCS(c, PAWN));
         e->att[c][KING] = king_moves[e->ksq[c]];
-        Bits row = e->pcs[c][KING] | east(e->pcs[c][KING]) | west(e->pcs[c][KING]);
+        Bits row = PCS(c, KING) | east(PCS(c, KING)) | west(PCS(c, KING));
         e->zone[c] = row | north(row) | south(row) | forward(c, forward(c, row));
     }
     for (int c = WHITE; c <= BLACK; c++)
-        e->area[c] = ~(e->pcs[c][PAWN] | e->pcs[c][KING] | e->att[c ^ 1][PAWN]);
+        e->area[c] = ~(PCS(c, PAWN) | PCS(c, KING) | e->att[c ^ 1][PAWN]);
 }
 
 /* 3. The pawn structure (cached by the pawns alone). */
 static inline __attribute__((always_inline)) void terms_pawns(EvalState *e)
 {
     const Position *pos = e->pos;
-    e->pe = pawn_probe(cache_salt ^ pos->pawn_key, (const Bits[2]){e->pcs[WHITE][PAWN], e->pcs[BLACK][PAWN]});
+    e->pe = pawn_probe(cache_salt ^ pos->pawn_key, (const Bits[2]){PCS(WHITE, PAWN), PCS(BLACK, PAWN)});
     for (int t = 0; t < NPAWN_TERMS; t++)
         for (int c = WHITE; c <= BLACK; c++)
             PUT(T_ISOLATED + t, c, e->pe->term[t][c]);
@@ -439,22 +440,22 @@ static inline __attribute__((always_inline)) void terms_pieces(EvalState *e)
         int them = c ^ 1;
         Score mob = {0, 0};
         Bits an = 0, ab = 0, ar = 0, aq = 0, a;
-        for (Bits x = e->pcs[c][KNIGHT]; x; x &= x - 1) {
+        for (Bits x = PCS(c, KNIGHT); x; x &= x - 1) {
             an |= a = knight_moves[lsb(x)];
             add(&mob, WT.mob_knight[popcount(a & e->area[c])]);
             note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[0]);
         }
-        for (Bits x = e->pcs[c][BISHOP]; x; x &= x - 1) {
+        for (Bits x = PCS(c, BISHOP); x; x &= x - 1) {
             ab |= a = bishop_attacks(e->occ, lsb(x));
             add(&mob, WT.mob_bishop[popcount(a & e->area[c])]);
             note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[1]);
         }
-        for (Bits x = e->pcs[c][ROOK]; x; x &= x - 1) {
+        for (Bits x = PCS(c, ROOK); x; x &= x - 1) {
             ar |= a = rook_attacks(e->occ, lsb(x));
             add(&mob, WT.mob_rook[popcount(a & e->area[c])]);
             note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[2]);
         }
-        for (Bits x = e->pcs[c][QUEEN]; x; x &= x - 1) {
+        for (Bits x = PCS(c, QUEEN); x; x &= x - 1) {
             aq |= a = bishop_attacks(e->occ, lsb(x)) | rook_attacks(e->occ, lsb(x));
             add(&mob, WT.mob_queen[popcount(a & e->area[c])]);
             note_king_attacker(&e->katt[them], a, e->zone[them], e->att[them][KING], WT.king_attacker[3]);
@@ -467,24 +468,24 @@ static inline __attribute__((always_inline)) void terms_pieces(EvalState *e)
         PUT(T_MOBILITY, c, mob);
 
         Score rooks = {0, 0}, minors = {0, 0};
-        Bits rk = e->pcs[c][ROOK];
+        Bits rk = PCS(c, ROOK);
         if (rk) {
             Bits mine = e->pe->files[c], theirs = e->pe->files[them];
             add_times(&rooks, WT.rook_open, popcount(rk & ~mine & ~theirs));
             add_times(&rooks, WT.rook_semiopen, popcount(rk & ~mine & theirs));
             Bits rank7 = c == WHITE ? RANK_1_BITS << 48 : RANK_1_BITS << 8;
             Bits rank8 = c == WHITE ? RANK_1_BITS << 56 : RANK_1_BITS;
-            if ((rk & rank7) && ((e->pcs[them][KING] & rank8) || (e->pcs[them][PAWN] & rank7)))
+            if ((rk & rank7) && ((PCS(them, KING) & rank8) || (PCS(them, PAWN) & rank7)))
                 add_times(&rooks, WT.rook_seventh, popcount(rk & rank7));
         }
-        add_times(&minors, WT.outpost[0], popcount(e->pcs[c][KNIGHT] & e->pe->safe[c]));
-        add_times(&minors, WT.outpost[1], popcount(e->pcs[c][BISHOP] & e->pe->safe[c]));
-        for (Bits x = e->pcs[c][BISHOP]; x; x &= x - 1) {
+        add_times(&minors, WT.outpost[0], popcount(PCS(c, KNIGHT) & e->pe->safe[c]));
+        add_times(&minors, WT.outpost[1], popcount(PCS(c, BISHOP) & e->pe->safe[c]));
+        for (Bits x = PCS(c, BISHOP); x; x &= x - 1) {
             Bits colour = BIT(lsb(x)) & LIGHT_BITS ? LIGHT_BITS : ~LIGHT_BITS;
-            add_times(&minors, WT.bishop_pawns, popcount(e->pcs[c][PAWN] & colour));
+            add_times(&minors, WT.bishop_pawns, popcount(PCS(c, PAWN) & colour));
         }
         add_times(&minors, WT.minor_behind_pawn,
-                  popcount((e->pcs[c][KNIGHT] | e->pcs[c][BISHOP]) & forward(them, e->pawns)));
+                  popcount((PCS(c, KNIGHT) | PCS(c, BISHOP)) & forward(them, e->pawns)));
         PUT(T_ROOKS, c, rooks);
         PUT(T_MINORS, c, minors);
         if (pos->count[MAKE_PIECE(c, BISHOP)] >= 2)
@@ -517,7 +518,7 @@ static inline __attribute__((always_inline)) void terms_king(EvalState *e)
         add_times(&checks, WT.king_safe_check[1], popcount(diag & e->att[them][BISHOP] & safe));
         add_times(&checks, WT.king_safe_check[2], popcount(line & e->att[them][ROOK] & safe));
         add_times(&checks, WT.king_safe_check[3], popcount((diag | line) & e->att[them][QUEEN] & safe));
-        Bits k = e->pcs[c][KING], own = e->pcs[c][PAWN];
+        Bits k = PCS(c, KING), own = PCS(c, PAWN);
         Bits row = k | east(k) | west(k), f1 = forward(c, row), f2 = forward(c, f1);
         Bits one = own & f1, two = own & f2 & ~forward(c, one);
         int n1 = popcount(one), n2 = popcount(two), n0 = popcount(row) - n1 - n2;
@@ -526,7 +527,7 @@ static inline __attribute__((always_inline)) void terms_king(EvalState *e)
         add_times(&sh, WT.shield[1], n2);
         add_times(&sh, WT.shield[2], n0);
         add_times(&sh, WT.king_open_file, popcount(row & ~e->pe->files[c]));
-        Bits storm = e->pcs[them][PAWN] & file_fill(row), blocked = storm & forward(c, own);
+        Bits storm = PCS(them, PAWN) & file_fill(row), blocked = storm & forward(c, own);
         add_times(&sh, WT.pawn_storm_blocked, popcount(blocked));
         for (Bits x = storm & ~blocked; x; x &= x - 1)
             add(&sh, WT.pawn_storm[rel_rank64(them, lsb(x))]);
@@ -559,27 +560,27 @@ static inline __attribute__((always_inline)) void terms_threats_space(EvalState 
         int them = c ^ 1;
         Bits by_pawn = e->att[c][PAWN], by_minor = (e->att[c][KNIGHT] | e->att[c][BISHOP]) & ~by_pawn;
         Bits loose = e->all[c] & ~e->all[them];
-        Bits pieces = e->side_bb[them] & ~e->pcs[them][PAWN] & ~e->pcs[them][KING];
-        Bits push = forward(c, e->pcs[c][PAWN]) & ~e->occ;
+        Bits pieces = e->side_bb[them] & ~PCS(them, PAWN) & ~PCS(them, KING);
+        Bits push = forward(c, PCS(c, PAWN)) & ~e->occ;
         Bits rank3 = c == WHITE ? RANK_1_BITS << 16 : RANK_1_BITS << 40;
         push |= forward(c, push & rank3) & ~e->occ;
         push &= ~e->att[them][PAWN] & (e->all[c] | ~e->all[them]);
         Score th = {0, 0}, hg = {0, 0};
         for (int t = KNIGHT; t <= QUEEN; t++)
-            add_times(&th, WT.threat_by_pawn[t - KNIGHT], popcount(e->pcs[them][t] & by_pawn));
-        add_times(&th, WT.threat_by_minor[0], popcount(e->pcs[them][ROOK] & by_minor));
-        add_times(&th, WT.threat_by_minor[1], popcount(e->pcs[them][QUEEN] & by_minor));
-        add_times(&th, WT.threat_by_rook, popcount(e->pcs[them][QUEEN] & e->att[c][ROOK]));
+            add_times(&th, WT.threat_by_pawn[t - KNIGHT], popcount(PCS(them, t) & by_pawn));
+        add_times(&th, WT.threat_by_minor[0], popcount(PCS(them, ROOK) & by_minor));
+        add_times(&th, WT.threat_by_minor[1], popcount(PCS(them, QUEEN) & by_minor));
+        add_times(&th, WT.threat_by_rook, popcount(PCS(them, QUEEN) & e->att[c][ROOK]));
         add_times(&th, WT.push_threat, popcount(pawn_attacks(c, push) & pieces));
 
         Bits centre = c == WHITE ? 0x3C3C3C00ULL : 0x003C3C3C00000000ULL;
-        Bits safe = centre & ~e->pcs[c][PAWN] & ~e->att[them][PAWN];
-        Bits behind = fill_backward(c, e->pcs[c][PAWN]) & ~e->pcs[c][PAWN];
+        Bits safe = centre & ~PCS(c, PAWN) & ~e->att[them][PAWN];
+        Bits behind = fill_backward(c, PCS(c, PAWN)) & ~PCS(c, PAWN);
         int units = popcount(safe) + popcount(safe & behind & ~e->all[them]);
-        int npc = popcount(e->side_bb[c] & ~e->pcs[c][PAWN] & ~e->pcs[c][KING]);
+        int npc = popcount(e->side_bb[c] & ~PCS(c, PAWN) & ~PCS(c, KING));
         PUT(T_SPACE, c, (Score){WT.space.mg * units * npc / 16, WT.space.eg * units * npc / 16});
         for (int t = PAWN; t <= QUEEN; t++)
-            add_times(&hg, WT.hanging[t - PAWN], popcount(e->pcs[them][t] & loose));
+            add_times(&hg, WT.hanging[t - PAWN], popcount(PCS(them, t) & loose));
         PUT(T_THREATS, c, th);
         PUT(T_HANGING, c, hg);
     }
@@ -628,7 +629,7 @@ static inline __attribute__((always_inline)) void terms_tempo_complexity(EvalSta
     if (eg) {
         Bits queenside = FILE_A_BITS * 0x0F; /* files a-d */
         bool flanks = (e->pawns & queenside) && (e->pawns & ~queenside);
-        bool pawns_only = (e->occ & ~e->pawns) == (e->pcs[WHITE][KING] | e->pcs[BLACK][KING]);
+        bool pawns_only = (e->occ & ~e->pawns) == (PCS(WHITE, KING) | PCS(BLACK, KING));
         int outflank = abs(file64(e->ksq[WHITE]) - file64(e->ksq[BLACK])) - abs(rank64(e->ksq[WHITE]) - rank64(e->ksq[BLACK]));
         int cx = WT.complexity_pawn * popcount(e->pawns)
                  + WT.complexity_passed * popcount(e->pe->passed[WHITE] | e->pe->passed[BLACK]) + WT.complexity_flanks * flanks + WT.complexity_pawns_only * pawns_only
@@ -667,7 +668,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
     e->pos = pos;
     e->info = info;
     e->trace = trace;
-    e->pcs = (const Bits (*)[8])pos->bb;
+    e->bb = pos->bb;
     e->incremental = !trace && psq_version && pos->psq_ver == psq_version;
     memset(e->katt, 0, sizeof e->katt);
     terms_material(e);
@@ -682,6 +683,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
 }
 
 #undef PUT
+#undef PCS
 
 /* Scores already computed, per thread, by position key: the evaluation is
  * a function of the position alone, so a hit returns exactly what
