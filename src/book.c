@@ -9,6 +9,7 @@
  * knight .. 4 queen); castling is king-takes-rook (e1h1), as in Hexe. */
 #define _POSIX_C_SOURCE 200809L /* pread, readlink */
 #include "book.h"
+#include "movegen.h"
 
 #include <errno.h>
 #include <fcntl.h>

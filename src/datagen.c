@@ -24,6 +24,7 @@
 
 #include "eval.h"
 #include "fen.h"
+#include "movegen.h"
 #include "packed.h"
 #include "san.h"
 #include "search.h"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "movegen.h"
 #include "zobrist.h"
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...)

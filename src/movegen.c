@@ -1,13 +1,9 @@
 /* movegen.c - strictly legal move generation (pins and check evasions found up
  * front, so no move needs to be tried and taken back), and perft. */
+#include "movegen.h"
+
 #include <string.h>
 
-#include "position.h"
-
-static const int knight_d[8] = {33, 31, 18, 14, -33, -31, -18, -14};
-static const int king_d[8] = {16, -16, 1, -1, 15, 17, -15, -17};
-static const int bishop_d[4] = {15, 17, -15, -17};
-static const int rook_d[4] = {16, -16, 1, -1};
 
 typedef struct {
     int nchecks;
@@ -136,7 +132,7 @@ static void generate(const Position *pos, MoveList *list, bool noisy)
     /* 1. King moves, tested as if the king were off its square (a slider's
      * ray through it goes on). */
     for (int i = 0; i < 8; i++) {
-        int to = ksq + king_d[i];
+        int to = ksq + king_dirs[i];
         if (OFFBOARD(to) || (b[to] != EMPTY && PCOLOR(b[to]) == us) || (noisy && b[to] == EMPTY))
             continue;
         if (!sq_attacked_through(pos, to, them, ksq, NO_SQ))
@@ -168,7 +164,7 @@ static void generate(const Position *pos, MoveList *list, bool noisy)
             if (pd)
                 continue;
             for (int k = 0; k < 8; k++) {
-                int to = from + knight_d[k];
+                int to = from + knight_dirs[k];
                 if (OFFBOARD(to) || (b[to] != EMPTY && PCOLOR(b[to]) == us) || (noisy && b[to] == EMPTY))
                     continue;
                 if (check && !ci.target[to])
@@ -177,7 +173,7 @@ static void generate(const Position *pos, MoveList *list, bool noisy)
             }
             continue;
         }
-        const int *dirs = t == BISHOP ? bishop_d : t == ROOK ? rook_d : king_d;
+        const int *dirs = t == BISHOP ? bishop_dirs : t == ROOK ? rook_dirs : king_dirs;
         int nd = t == QUEEN ? 8 : 4;
         for (int k = 0; k < nd; k++) {
             int d = dirs[k];

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fen.h"
+#include "movegen.h"
 #include "san.h"
 #include "search.h"
 

@@ -11,17 +11,19 @@
 uint8_t attack_kinds[240];
 int8_t attack_step[240];
 
-static const int knight_d[8] = {33, 31, 18, 14, -33, -31, -18, -14};
-static const int king_d[8] = {16, -16, 1, -1, 15, 17, -15, -17};
+const int knight_dirs[8] = {33, 31, 18, 14, -33, -31, -18, -14};
+const int king_dirs[8] = {16, -16, 1, -1, 15, 17, -15, -17};
+const int bishop_dirs[4] = {15, 17, -15, -17};
+const int rook_dirs[4] = {16, -16, 1, -1};
 
 void attack_init(void)
 {
     memset(attack_kinds, 0, sizeof attack_kinds);
     memset(attack_step, 0, sizeof attack_step);
     for (int i = 0; i < 8; i++) {
-        attack_kinds[knight_d[i] + 119] |= 1 << KNIGHT;
-        attack_kinds[king_d[i] + 119] |= 1 << KING;
-        int d = king_d[i];
+        attack_kinds[knight_dirs[i] + 119] |= 1 << KNIGHT;
+        attack_kinds[king_dirs[i] + 119] |= 1 << KING;
+        int d = king_dirs[i];
         bool diag = (i >= 4);
         for (int n = 1; n < 8; n++) {
             int idx = n * d + 119;

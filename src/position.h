@@ -88,13 +88,8 @@ bool sq_attacked(const Position *pos, int sq, int by);
 bool sq_attacked_through(const Position *pos, int sq, int by, int skip1, int skip2);
 bool in_check(const Position *pos);
 
-/* Legal move generation (movegen.c) and SEE (see.c). */
-void gen_legal(const Position *pos, MoveList *list);
-void gen_noisy(const Position *pos, MoveList *list); /* legal captures and promotions */
-int see(const Position *pos, Move m); /* static exchange evaluation, centipawns */
-bool see_ge(const Position *pos, Move m, int threshold); /* see(pos, m) >= threshold, faster */
-bool move_is_legal(const Position *pos, Move m);
-uint64_t perft(Position *pos, int depth);
+/* Steps on the 0x88 board. */
+extern const int knight_dirs[8], king_dirs[8], bishop_dirs[4], rook_dirs[4];
 
 /* Game state. */
 bool is_repetition(const Position *pos, int count_needed); /* count_needed earlier occurrences */

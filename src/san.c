@@ -1,6 +1,7 @@
 /* san.c - Standard Algebraic Notation out (move_to_san) and in (san_parse),
  * both checked against the legal move list. */
 #include "san.h"
+#include "movegen.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -12,6 +12,8 @@
 
 #include "eval.h"
 #include "fen.h"
+#include "movegen.h"
+#include "see.h"
 #include "strength.h"
 #include "timeman.h"
 #include "tt.h"

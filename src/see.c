@@ -4,7 +4,7 @@
  * scratch copy of the board before the next attacker is looked for.
  * see() gives the outcome; see_ge() answers whether it reaches a threshold,
  * which is what the search asks, and stops as soon as that is decided. */
-#include "position.h"
+#include "see.h"
 
 #include <string.h>
 

@@ -19,6 +19,7 @@
 
 #include "fen.h"
 #include "files.h"
+#include "movegen.h"
 
 #if TB_LOSS != 0 || TB_BLESSED_LOSS != 1 || TB_DRAW != 2 || TB_CURSED_WIN != 3 || TB_WIN != 4
 #error "tb.h's WDL values must equal Fathom's"

@@ -18,6 +18,7 @@
 #include "eval/nnue.h"
 #include "fen.h"
 #include "files.h"
+#include "movegen.h"
 #include "search.h"
 #include "tb.h"
 #include "tt.h"

@@ -17,6 +17,7 @@
 #include "files.h"
 #include "check.h"
 #include "fen.h"
+#include "movegen.h"
 #include "position.h"
 #include "zobrist.h"
 

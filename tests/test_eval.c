@@ -12,6 +12,7 @@
 #include "eval/net.h"
 #include "eval/simplified.h"
 #include "fen.h"
+#include "movegen.h"
 #include "position.h"
 #include "zobrist.h"
 

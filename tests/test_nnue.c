@@ -14,6 +14,7 @@
 #include "check.h"
 #include "eval/nnue.h"
 #include "fen.h"
+#include "movegen.h"
 #include "position.h"
 #include "zobrist.h"
 

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "fen.h"
+#include "movegen.h"
 #include "packed.h"
 #include "position.h"
 #include "zobrist.h"

@@ -10,7 +10,9 @@
 #include "check.h"
 #include "eval.h"
 #include "fen.h"
+#include "movegen.h"
 #include "position.h"
+#include "see.h"
 #include "zobrist.h"
 
 #define KIWIPETE "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "fen.h"
+#include "movegen.h"
 #include "position.h"
 #include "san.h"
 #include "zobrist.h"

@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "fen.h"
+#include "movegen.h"
 #include "position.h"
 #include "tb.h"
 #include "zobrist.h"

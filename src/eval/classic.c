@@ -37,8 +37,6 @@ static const int unit[7] = {0, 1, 3, 3, 5, 9, 0};
 static const int zone_const[7] = {0, 0, 20, 20, 40, 80, 0};
 static const int zone_weight[8] = {0, 0, 50, 75, 88, 94, 97, 99};
 
-static const int knight_d[8] = {33, 31, 18, 14, -33, -31, -18, -14};
-static const int king_d[8] = {16, -16, 1, -1, 15, 17, -15, -17};
 
 typedef struct {
     int material[2];  /* pawn units of each side's men */
@@ -76,7 +74,7 @@ static void side_scan(const Position *pos, int c, uint8_t *att, ClassicTerms *t)
         int sq = pos->pieces[c][i], type = PTYPE(b[sq]);
         bool hits = false;
         if (type == KNIGHT || type == KING) {
-            const int *d = type == KNIGHT ? knight_d : king_d;
+            const int *d = type == KNIGHT ? knight_dirs : king_dirs;
             for (int k = 0; k < 8; k++) {
                 int to = sq + d[k];
                 if (OFFBOARD(to))
@@ -88,7 +86,7 @@ static void side_scan(const Position *pos, int c, uint8_t *att, ClassicTerms *t)
         } else {
             int k0 = type == ROOK ? 0 : type == BISHOP ? 4 : 0, k1 = type == ROOK ? 4 : 8;
             for (int k = k0; k < k1; k++) {
-                int d = king_d[k];
+                int d = king_dirs[k];
                 for (int to = sq + d; !OFFBOARD(to); to += d) {
                     att[to] = 1;
                     hits |= in_zone(them, eks, to);
