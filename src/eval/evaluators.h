@@ -1,4 +1,4 @@
-/* evaluators.h - the evaluators that eval.c registers, and the classic weights. */
+/* evaluators.h - the evaluators that registry.c registers, and the classic weights. */
 #ifndef HEXE_EVALUATORS_H
 #define HEXE_EVALUATORS_H
 

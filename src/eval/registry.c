@@ -1,10 +1,11 @@
-/* eval.c - the registry of evaluators and their UCI-visible weights. */
-#include "eval.h"
+/* eval/registry.c - the registry of evaluators behind eval.h: which one is
+ * current, selection by name, start-up, and their UCI-visible weights. */
+#include "../eval.h"
 
 #include <string.h>
 #include <strings.h>
 
-#include "eval/evaluators.h"
+#include "evaluators.h"
 
 /* The first one is the default. */
 static const Evaluator *const evaluators[] = {
