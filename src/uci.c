@@ -178,12 +178,14 @@ static Move book_move_for(const Position *pos, const Limits *lim)
         uci_send("info string book not used: %s", book_strerror(n));
         return MOVE_NONE;
     }
-    if (lim->nsearchmoves) { /* only moves the GUI allows */
+    if (lim->nsearchmoves) { /* only moves the GUI allows: each entry kept at most once, so k <= i */
         int k = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < lim->nsearchmoves; j++)
-                if (e[i].move == lim->searchmoves[j])
+                if (e[i].move == lim->searchmoves[j]) {
                     e[k++] = e[i];
+                    break;
+                }
         n = k;
     }
     return book_choose(e, n, bk.selection, bk.min_weight, &bk.rng);
@@ -555,8 +557,13 @@ static void cmd_go(char **tok, int n)
                     uci_send("info string searchmoves: '%s' is not a legal move; ignored", tok[i + 1]);
                     rejected = true;
                 }
-                else if (lim.nsearchmoves < MAX_MOVES)
-                    lim.searchmoves[lim.nsearchmoves++] = m;
+                else {
+                    bool dup = false; /* a move given twice counts once */
+                    for (int j = 0; j < lim.nsearchmoves && !dup; j++)
+                        dup = lim.searchmoves[j] == m;
+                    if (!dup && lim.nsearchmoves < MAX_MOVES)
+                        lim.searchmoves[lim.nsearchmoves++] = m;
+                }
             }
         } else if (is_go_keyword(k)) {
             int64_t v;
