@@ -15,6 +15,11 @@
 /* What `go` asked for. Times are in milliseconds; NO_TIME means "not given"
  * (a clock may be given as zero or negative). */
 #define NO_TIME INT64_MIN
+/* Clocks, increments and movetime are kept within +-CLOCK_LIMIT ms (about
+ * 35,000 years): any 64-bit value `go` sends is clamped into it, so that it
+ * never meets NO_TIME and the time arithmetic cannot overflow. */
+#define CLOCK_LIMIT ((int64_t)1 << 50)
+static inline int64_t clamp_clock(int64_t v) { return v < -CLOCK_LIMIT ? -CLOCK_LIMIT : v > CLOCK_LIMIT ? CLOCK_LIMIT : v; }
 typedef struct {
     int64_t time[2], inc[2];
     int movestogo;

@@ -582,13 +582,13 @@ static void cmd_go(char **tok, int n)
                 continue;
             }
             if (!strcmp(k, "wtime"))
-                lim.time[WHITE] = v;
+                lim.time[WHITE] = clamp_clock(v);
             else if (!strcmp(k, "btime"))
-                lim.time[BLACK] = v;
+                lim.time[BLACK] = clamp_clock(v);
             else if (!strcmp(k, "winc"))
-                lim.inc[WHITE] = v;
+                lim.inc[WHITE] = clamp_clock(v);
             else if (!strcmp(k, "binc"))
-                lim.inc[BLACK] = v;
+                lim.inc[BLACK] = clamp_clock(v);
             else if (!strcmp(k, "movestogo"))
                 lim.movestogo = v > 0 && v < 10000 ? (int)v : 0;
             else if (!strcmp(k, "depth"))
@@ -598,7 +598,7 @@ static void cmd_go(char **tok, int n)
             else if (!strcmp(k, "mate"))
                 lim.mate = v < 1 ? 1 : v > 100 ? 100 : (int)v;
             else if (!strcmp(k, "movetime"))
-                lim.movetime = v < 0 ? 0 : v;
+                lim.movetime = v < 0 ? 0 : clamp_clock(v);
         } else {
             uci_send("info string go: unknown word '%s'; ignored", k);
             rejected = true;

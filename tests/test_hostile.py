@@ -52,7 +52,46 @@ def searchmoves_with_book(c):
         c.check(e.close() == 0, "clean exit after repeated searchmoves")
 
 
-SCENARIOS = [searchmoves_with_book]
+def clock_extremes(c):
+    """Every 64-bit clock value gives a sensible move time."""
+    lo, hi = "-9223372036854775808", "9223372036854775807"
+    e = Engine()
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    now = ["wtime " + lo, "wtime -9223372036854775807", "wtime 0", "wtime -1 winc -5",
+           "wtime %s btime %s winc %s binc %s" % (lo, lo, lo, lo),
+           "movetime " + lo, "movetime 0", "wtime 1 winc " + lo + " movestogo 1"]
+    for g in now:  # each of these must move now
+        e.send("position startpos moves e2e4 e7e5")
+        t0 = time.monotonic()
+        e.send("go " + g)
+        try:
+            e.expect("bestmove", 5)
+            dt = time.monotonic() - t0
+            c.check(dt < 0.5 * SLOW, "go %s: answered in %.0f ms, not at once" % (g, dt * 1000))
+        except (TimeoutError, EOFError) as x:
+            c.check(False, "go %s: %s" % (g, x))
+            e.send("stop")
+            e.drain(1)
+    for g in ["wtime " + hi, "wtime %s winc %s movestogo 50" % (hi, hi), "wtime %s winc %s movestogo 1" % (hi, hi),
+              "wtime 100000 winc " + hi, "movetime " + hi, "wtime %s btime %s winc %s binc %s movestogo 9999"
+              % (hi, hi, hi, hi)]:
+        # a huge clock may think long, but stop must answer at once
+        e.send("position startpos moves e2e4 e7e5")
+        e.send("go " + g)
+        time.sleep(0.1)
+        t0 = time.monotonic()
+        e.send("stop")
+        try:
+            e.expect("bestmove", 5)
+            c.check(time.monotonic() - t0 < 0.5 * SLOW, "go %s: stop answered" % g)
+        except (TimeoutError, EOFError) as x:
+            c.check(False, "go %s then stop: %s" % (g, x))
+    alive(e, c, "alive after clock extremes")
+    c.check(e.close() == 0, "clean exit after clock extremes")
+
+
+SCENARIOS = [searchmoves_with_book, clock_extremes]
 
 if __name__ == "__main__":
     only = sys.argv[1:]
