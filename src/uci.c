@@ -627,8 +627,8 @@ void uci_init(void)
     init_options();
 }
 
-/* Handles one command line; returns false on quit. */
-static bool uci_command(char *line)
+/* Handles one command line (changed in place); returns false on quit. */
+bool uci_command(char *line)
 {
     char *raw = strdup(line);
     char **tok;
