@@ -380,7 +380,7 @@ static void cmd_setoption(const char *raw)
                  o->name);
         return;
     }
-    char msg[256] = "";
+    char msg[4096] = "";
     switch (o->type) {
     case OPT_SPIN: {
         int64_t x;
