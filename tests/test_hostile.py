@@ -91,7 +91,33 @@ def clock_extremes(c):
     c.check(e.close() == 0, "clean exit after clock extremes")
 
 
-SCENARIOS = [searchmoves_with_book, clock_extremes]
+def fifo_book(c):
+    """A FIFO (or a device) as BookFile is refused with a reason, at once."""
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "book.bin")
+        os.mkfifo(fifo)
+        e = Engine()
+        e.handshake()
+        for path, word in ((fifo, "FIFO"), ("/dev/zero", "device")):
+            e.send("setoption name BookFile value " + path)
+            e.send("isready")
+            try:
+                lines = e.expect("readyok", 5)
+                msg = " ".join(l for l in lines if l.startswith("info string"))
+                c.check(path in msg and word in msg and "not used" in msg, "BookFile %s refused: %s" % (path, msg))
+            except (TimeoutError, EOFError) as x:
+                c.check(False, "BookFile %s: %s" % (path, x))
+                e.p.kill()
+                return
+        e.send("setoption name OwnBook value true")
+        e.send("position startpos")
+        e.send("go depth 3")
+        lines = e.expect("bestmove", 10)
+        c.check(lines[-1].split()[1] != "(none)", "plays after a FIFO book")
+        c.check(e.close() == 0, "clean exit after a FIFO book")
+
+
+SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book]
 
 if __name__ == "__main__":
     only = sys.argv[1:]
