@@ -195,9 +195,25 @@ static Move book_move_for(const Position *pos, const Limits *lim)
 static bool set_syzygy_path(const char *v, char *m, size_t n)
 {
     char dir[1024];
-    if (!v[0] && tb_default_path(dir, sizeof dir))
+    bool have_default = tb_default_path(dir, sizeof dir);
+    if (!v[0] && have_default)
         v = dir;
-    return tb_set_path(v, m, n) || (snprintf(m + strlen(m), n - strlen(m), "; playing without tablebases"), false);
+    if (tb_set_path(v, m, n))
+        return true;
+    /* Folders with no usable table (lichess-bot's ./syzygy/, PolyGlot's
+     * /EGT/Syzygy) do not switch off the tables shipped with Hexe. */
+    char again[256];
+    if (have_default && strcmp(v, dir) && tb_set_path(dir, again, sizeof again)) {
+        char *off = strstr(m, "; tablebases off");
+        if (off)
+            *off = '\0';
+        size_t len = strlen(m);
+        snprintf(m + len, n - len, "; keeping the tables shipped in %s (%s)", dir, again);
+        return true;
+    }
+    size_t len = strlen(m);
+    snprintf(m + len, n - len, "; playing without tablebases");
+    return false;
 }
 static bool set_syzygy_limit(const char *v, char *m, size_t n)
 {

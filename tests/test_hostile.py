@@ -117,7 +117,26 @@ def fifo_book(c):
         c.check(e.close() == 0, "clean exit after a FIFO book")
 
 
-SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book]
+def missing_syzygy_path(c):
+    """SyzygyPath folders with no usable table keep the shipped tables."""
+    e = Engine()
+    e.handshake()
+    for path in ("./syzygy", "/EGT/Syzygy", "/nonexistent/a:/nonexistent/b", "/tmp"):
+        e.send("setoption name SyzygyPath value " + path)
+        e.send("isready")
+        lines = e.expect("readyok", 10)
+        msg = " ".join(l for l in lines if l.startswith("info string"))
+        c.check("keeping the tables shipped" in msg and "70 tablebase files" in msg,
+                "SyzygyPath %s keeps the shipped tables: %s" % (path, msg))
+        e.send("position fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1")
+        e.send("go depth 4")
+        lines = e.expect("bestmove", 10)
+        info = [l for l in lines if " tbhits " in l]
+        c.check(info and " tbhits 0 " not in info[-1], "tables probed after SyzygyPath %s: %s" % (path, info[-1:]))
+    c.check(e.close() == 0, "clean exit after missing SyzygyPath folders")
+
+
+SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book, missing_syzygy_path]
 
 if __name__ == "__main__":
     only = sys.argv[1:]
