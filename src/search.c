@@ -1190,6 +1190,78 @@ static void *main_thread(void *arg)
     return NULL;
 }
 
+/* ---- go perft: on the search thread, like a search ---- */
+
+static int perft_depth;
+
+/* perft that gives up (returning 0) once stop is asked. */
+static uint64_t perft_stoppable(Position *pos, int depth)
+{
+    MoveList l;
+    gen_legal(pos, &l);
+    if (depth <= 1)
+        return (uint64_t)l.count;
+    if (stopped())
+        return 0;
+    uint64_t total = 0;
+    for (int i = 0; i < l.count; i++) {
+        make_move(pos, l.moves[i]);
+        total += perft_stoppable(pos, depth - 1);
+        unmake_move(pos);
+    }
+    return total;
+}
+
+static void *perft_thread(void *arg)
+{
+    (void)arg;
+    Position *pos = &threads[0]->pos;
+    MoveList l;
+    gen_legal(pos, &l);
+    uint64_t total = 0;
+    int done = 0;
+    for (int i = 0; i < l.count && !stopped(); i++) {
+        uint64_t cnt = 1;
+        if (perft_depth > 1) {
+            make_move(pos, l.moves[i]);
+            cnt = perft_stoppable(pos, perft_depth - 1);
+            unmake_move(pos);
+        }
+        if (stopped())
+            break;
+        char b[8];
+        total += cnt;
+        done++;
+        uci_send("%s: %llu", move_to_uci(l.moves[i], pos->chess960, b), (unsigned long long)cnt);
+    }
+    atomic_store(&running, false);
+    if (done < l.count)
+        uci_send("info string go perft %d stopped after %d of %d moves (%llu nodes)", perft_depth, done, l.count,
+                 (unsigned long long)total);
+    else
+        uci_send("\nNodes searched: %llu\n", (unsigned long long)total);
+    return NULL;
+}
+
+void search_start_perft(const Position *root, int depth)
+{
+    search_wait();
+    pthread_mutex_lock(&run_lock);
+    ensure_threads(nthreads > 0 ? nthreads : 1);
+    limits_init(&limits);
+    atomic_store(&stop_flag, false);
+    atomic_store(&stop_asked, false);
+    atomic_store(&pondering, false);
+    pos_copy(&threads[0]->pos, root);
+    perft_depth = depth;
+    atomic_store(&running, true);
+    if (pthread_create(&main_handle, NULL, perft_thread, NULL) != 0) {
+        main_handle = 0;
+        perft_thread(NULL); /* no thread to spare: here, to the end */
+    }
+    pthread_mutex_unlock(&run_lock);
+}
+
 void search_init(void)
 {
     for (int d = 1; d < 64; d++)

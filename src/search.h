@@ -64,6 +64,9 @@ void search_init(void);
 void search_start(const Position *root, const Limits *lim);
 void search_stop(void);      /* returns once bestmove has been printed */
 void search_ponderhit(void);
+/* go perft: the move counts of the root's moves, printed by the search
+ * thread like a search (stop and quit end it; no bestmove). */
+void search_start_perft(const Position *root, int depth);
 void search_wait(void);      /* waits until the running search has ended */
 bool search_running(void);
 bool search_is_unbounded(void); /* running as infinite or ponder */

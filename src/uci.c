@@ -518,21 +518,7 @@ static void cmd_perft(const char *arg)
         uci_send("info string go perft needs a depth from 1 to 20");
         return;
     }
-    MoveList l;
-    gen_legal(&root_pos, &l);
-    uint64_t total = 0;
-    for (int i = 0; i < l.count; i++) {
-        char b[8];
-        uint64_t cnt = 1;
-        if (depth > 1) {
-            make_move(&root_pos, l.moves[i]);
-            cnt = perft(&root_pos, (int)depth - 1);
-            unmake_move(&root_pos);
-        }
-        total += cnt;
-        uci_send("%s: %llu", move_to_uci(l.moves[i], root_pos.chess960, b), (unsigned long long)cnt);
-    }
-    uci_send("\nNodes searched: %llu\n", (unsigned long long)total);
+    search_start_perft(&root_pos, (int)depth); /* on the search thread: isready, stop and quit answered */
 }
 
 static bool is_go_keyword(const char *s)

@@ -136,7 +136,47 @@ def missing_syzygy_path(c):
     c.check(e.close() == 0, "clean exit after missing SyzygyPath folders")
 
 
-SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book, missing_syzygy_path]
+def perft_like_search(c):
+    """go perft runs on the search thread: isready, stop and quit answered."""
+    e = Engine()
+    e.handshake()
+    e.send("position startpos")
+    e.send("go perft 3")
+    lines = e.expect("Nodes searched", 10)
+    c.check("Nodes searched: 8902" in lines[-1], "perft 3 of the start position: %s" % lines[-1])
+    c.check(len([l for l in lines if ": " in l and not l.startswith("Nodes")]) == 20, "20 root moves divided")
+    e.send("go perft 7")
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    e.send("isready")
+    try:
+        e.expect("readyok", 2)
+        c.check(time.monotonic() - t0 < 0.5 * SLOW, "isready during perft 7 answered")
+    except (TimeoutError, EOFError) as x:
+        c.check(False, "isready during perft 7: %s" % x)
+    t0 = time.monotonic()
+    e.send("stop")
+    e.send("isready")
+    try:
+        lines = e.expect("readyok", 5)
+        c.check(time.monotonic() - t0 < 0.5 * SLOW, "stop ends perft 7 at once")
+        c.check(any("perft 7 stopped" in l for l in lines), "a stopped perft says so, with no total")
+    except (TimeoutError, EOFError) as x:
+        c.check(False, "stop during perft 7: %s" % x)
+    e.send("go perft 7")
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    e.send("quit")
+    try:
+        rc = e.p.wait(timeout=5)
+        c.check(rc == 0 and time.monotonic() - t0 < 1.0 * SLOW, "quit during perft 7: exit %d in %.2f s"
+                % (rc, time.monotonic() - t0))
+    except Exception as x:  # noqa: BLE001
+        c.check(False, "quit during perft 7: %s" % x)
+        e.p.kill()
+
+
+SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book, missing_syzygy_path, perft_like_search]
 
 if __name__ == "__main__":
     only = sys.argv[1:]
