@@ -59,6 +59,7 @@ typedef struct Thread {
     int id;
     pthread_t handle;
     bool started; /* a helper whose pthread_create succeeded, to be joined */
+    unsigned generation; /* a helper: the last search it was woken for */
     Position pos;
     _Atomic uint64_t nodes, tbhits;
     int seldepth;
@@ -201,16 +202,58 @@ static bool is_draw(const Position *pos)
 
 static bool has_non_pawn_material(const Position *pos, int side) { return pos->npieces[side] > 1; }
 
+/* The helper threads live in a pool: created when the thread count
+ * changes, parked between searches. A search wakes them once the main
+ * thread has completed depth 1 (or at its end, to find the stop at once).
+ * Created one by one at every go while the others already searched, they
+ * starved the main thread on few cores: with Threads 256 on 2 cores a
+ * movetime of 200 ms took 19-51 s, most of it in pthread_create. */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER; /* a new search, or quit */
+static pthread_cond_t pool_idle = PTHREAD_COND_INITIALIZER; /* the last helper is done */
+static unsigned pool_generation; /* counts the searches the helpers were woken for */
+static bool pool_quit, pool_released;
+static int pool_busy; /* helpers still searching */
+
+/* Wakes the parked helpers for this search (once per search). */
+static void release_helpers(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    if (!pool_released) {
+        pool_released = true;
+        pool_busy = 0;
+        for (int i = 1; i < nthreads; i++)
+            pool_busy += threads[i]->started;
+        pool_generation++;
+        pthread_cond_broadcast(&pool_wake);
+    }
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* Waits until every helper woken for this search has stopped. */
+static void wait_helpers(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    while (pool_busy > 0)
+        pthread_cond_wait(&pool_idle, &pool_lock);
+    pool_released = false;
+    pthread_mutex_unlock(&pool_lock);
+}
+
 /* ---- Time and stop checks ---- */
 
+/* Every thread watches the clock: with many threads on few cores the main
+ * thread may get little CPU time, and the hard limit must hold all the
+ * same. The node limit is the main thread's. */
 static void check_time(Thread *t)
 {
-    if (t->id != 0 || atomic_load_explicit(&pondering, memory_order_relaxed))
+    if (atomic_load_explicit(&pondering, memory_order_relaxed))
         return;
     uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
     /* A node limit (go nodes, a strength level's budget) is kept to the node
      * when alone, to 64 nodes with helpers, once depth 1 has given a move. */
-    if (limits.nodes && t->completed_depth > 0 && (nthreads == 1 || !(n & 63)) && total_nodes() >= limits.nodes)
+    if (t->id == 0 && limits.nodes && t->completed_depth > 0 && (nthreads == 1 || !(n & 63)) &&
+        total_nodes() >= limits.nodes)
         atomic_store(&stop_flag, true);
     if (n & 1023)
         return;
@@ -932,6 +975,8 @@ static void iterative_deepening(Thread *t)
             break;
         t->completed_depth = depth;
         sort_root(t, 0);
+        if (t->id == 0 && depth == 1 && nthreads > 1)
+            release_helpers(); /* the helpers start now */
 
         if (t->id != 0) {
             int none = -1;
@@ -1047,8 +1092,37 @@ static void init_thread_root(Thread *t, const Position *root)
 static void *helper_main(void *arg)
 {
     Thread *t = arg;
-    iterative_deepening(t);
+    pthread_mutex_lock(&pool_lock);
+    for (;;) {
+        while (!pool_quit && pool_generation == t->generation)
+            pthread_cond_wait(&pool_wake, &pool_lock);
+        if (pool_quit)
+            break;
+        t->generation = pool_generation;
+        pthread_mutex_unlock(&pool_lock);
+        if (!stopped())
+            iterative_deepening(t);
+        pthread_mutex_lock(&pool_lock);
+        if (--pool_busy == 0)
+            pthread_cond_broadcast(&pool_idle);
+    }
+    pthread_mutex_unlock(&pool_lock);
     return NULL;
+}
+
+/* Ends every helper thread (they are parked: no search runs). */
+static void stop_helpers(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    pool_quit = true;
+    pthread_cond_broadcast(&pool_wake);
+    pthread_mutex_unlock(&pool_lock);
+    for (int i = 1; i < nthreads; i++)
+        if (threads[i]->started) {
+            pthread_join(threads[i]->handle, NULL);
+            threads[i]->started = false;
+        }
+    pool_quit = false;
 }
 
 /* Grows or shrinks the thread pool to n (each thread holds about 2 MB of
@@ -1058,6 +1132,7 @@ static void ensure_threads(int n)
 {
     if (n == nthreads)
         return;
+    stop_helpers();
     for (int i = n; i < nthreads; i++) {
         pos_free(&threads[i]->pos);
         free(threads[i]);
@@ -1084,6 +1159,15 @@ static void ensure_threads(int n)
         abort(); /* not even the main thread: nothing can search */
     if (nthreads < n)
         uci_send("info string only %d of %d threads: out of memory", nthreads, n);
+    int failed = 0;
+    for (int i = 1; i < nthreads; i++) {
+        threads[i]->generation = pool_generation;
+        threads[i]->started = pthread_create(&threads[i]->handle, NULL, helper_main, threads[i]) == 0;
+        failed += !threads[i]->started;
+    }
+    if (failed)
+        uci_send("info string %d of %d helper threads could not start: searching without them", failed,
+                 nthreads - 1);
 }
 
 static bool game_over_after(Position *pos, Move m)
@@ -1125,15 +1209,7 @@ static void *main_thread(void *arg)
         /* Mate or stalemate: nothing to search. */
         uci_send("info depth 0 score %s", in_check(&t->pos) ? "mate 0" : "cp 0");
     } else {
-        int failed = 0;
-        for (int i = 1; i < nthreads; i++) {
-            threads[i]->started = pthread_create(&threads[i]->handle, NULL, helper_main, threads[i]) == 0;
-            failed += !threads[i]->started;
-        }
-        if (failed)
-            uci_send("info string %d of %d helper threads could not start: searching without them", failed,
-                     nthreads - 1);
-        iterative_deepening(t);
+        iterative_deepening(t); /* wakes the helpers after depth 1 */
     }
 
     /* 3. infinite and ponder: the answer waits for stop or ponderhit, also
@@ -1145,10 +1221,10 @@ static void *main_thread(void *arg)
     }
     atomic_store(&stop_flag, true);
     bool searched = t->nroot && limits.book_move == MOVE_NONE;
-    if (searched)
-        for (int i = 1; i < nthreads; i++)
-            if (threads[i]->started)
-                pthread_join(threads[i]->handle, NULL);
+    if (searched) {
+        release_helpers(); /* helpers not yet woken (depth 1 never completed) stop at once */
+        wait_helpers();
+    }
 
     /* The search is over before its answer goes out: a command that follows
      * bestmove at once never finds it still running. */
@@ -1262,6 +1338,14 @@ void search_start_perft(const Position *root, int depth)
     pthread_mutex_unlock(&run_lock);
 }
 
+void search_set_threads(int n)
+{
+    search_wait();
+    pthread_mutex_lock(&run_lock);
+    ensure_threads(n);
+    pthread_mutex_unlock(&run_lock);
+}
+
 void search_init(void)
 {
     for (int d = 1; d < 64; d++)
@@ -1362,6 +1446,7 @@ void search_forget_evals(void)
 void search_quit(void)
 {
     search_stop();
+    stop_helpers();
     for (int i = 0; i < nthreads; i++) {
         pos_free(&threads[i]->pos);
         free(threads[i]);

@@ -73,6 +73,7 @@ bool search_is_unbounded(void); /* running as infinite or ponder */
 void search_clear(void);     /* ucinewgame: TT, histories, evaluations */
 void search_forget_evals(void); /* another evaluation: stored and cached evaluations and corrections go */
 void search_quit(void);      /* frees the threads */
+void search_set_threads(int n); /* Threads: the helper threads are made now, not at go */
 
 /* A whole search in the calling thread, one search thread, no `bestmove`
  * line (info lines only when !quiet): for bench, self-play and console play.

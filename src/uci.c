@@ -116,6 +116,12 @@ static bool set_hash(const char *v, char *msg, size_t n)
     }
     return true;
 }
+static bool set_threads(const char *v, char *msg, size_t n)
+{
+    (void)msg, (void)n;
+    search_set_threads(atoi(v));
+    return true;
+}
 static bool clear_hash(const char *v, char *msg, size_t n)
 {
     (void)v, (void)msg, (void)n;
@@ -280,6 +286,7 @@ static void init_options(void)
     add_option("Hash", OPT_SPIN, "16", 1, 65536, set_hash);
     add_option("Clear Hash", OPT_BUTTON, "", 0, 0, clear_hash);
     add_int("Threads", &so->threads, 1, 256);
+    options[noptions - 1].apply = set_threads;
     add_bool("Ponder", &so->ponder, NULL);
     add_int("MultiPV", &so->multipv, 1, 256);
     add_int("Move Overhead", &so->move_overhead, 0, 5000);

@@ -176,7 +176,40 @@ def perft_like_search(c):
         e.p.kill()
 
 
-SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book, missing_syzygy_path, perft_like_search]
+def many_threads_on_time(c):
+    """With any Threads value, go movetime T answers within T + 100 ms, and
+    a clock's hard limit holds too."""
+    e = Engine()
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    fens = ["r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]
+    for threads in (1, 7, 64, 256):
+        e.send("setoption name Threads value %d" % threads)
+        e.send("isready")
+        e.expect("readyok", 120)
+        for movetime in (50, 200):
+            for fen in fens:
+                e.send("position fen " + fen)
+                t0 = time.monotonic()
+                e.send("go movetime %d" % movetime)
+                lines = e.expect("bestmove", 120)
+                ms = (time.monotonic() - t0) * 1000
+                legal = lines[-1].split()[1] in e.legal_moves("position fen " + fen)
+                c.check(legal and ms <= (movetime + 100) * SLOW,
+                        "Threads %d, go movetime %d: %s in %.0f ms" % (threads, movetime, lines[-1], ms))
+        # a clock: 2 s left and no increment gives a hard limit of about 315 ms
+        e.send("position fen " + fens[0])
+        t0 = time.monotonic()
+        e.send("go wtime 2000 btime 2000")
+        e.expect("bestmove", 120)
+        ms = (time.monotonic() - t0) * 1000
+        c.check(ms <= (2000 / 3 + 100) * SLOW, "Threads %d, go wtime 2000: answered in %.0f ms" % (threads, ms))
+    c.check(e.close(30) == 0, "clean exit with 256 threads")
+
+
+SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book, missing_syzygy_path, perft_like_search,
+             many_threads_on_time]
 
 if __name__ == "__main__":
     only = sys.argv[1:]
