@@ -1436,7 +1436,7 @@ void search_clear(void)
  * caches and their corrections (learnt for one evaluator, wrong for another). */
 void search_forget_evals(void)
 {
-    tt_clear();
+    tt_clear(search_options.threads);
     for (int i = 0; i < nthreads; i++) {
         memset(threads[i]->eval_cache, 0, sizeof threads[i]->eval_cache);
         memset(threads[i]->corr, 0, sizeof threads[i]->corr);

@@ -110,7 +110,7 @@ typedef struct Option {
 
 static bool set_hash(const char *v, char *msg, size_t n)
 {
-    if (!tt_resize((size_t)atoll(v))) {
+    if (!tt_resize((size_t)atoll(v), search_options.threads)) {
         snprintf(msg, n, "not enough memory for %s MB of hash; keeping %zu MB", v, tt_size_mb());
         return false;
     }
@@ -631,7 +631,7 @@ void uci_init(void)
 {
     char err[128];
     pos_set_fen(&root_pos, START_FEN, err, sizeof err);
-    tt_resize(16);
+    tt_resize(16, 1);
     search_init();
     init_options();
 }

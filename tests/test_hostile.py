@@ -208,8 +208,37 @@ def many_threads_on_time(c):
     c.check(e.close(30) == 0, "clean exit with 256 threads")
 
 
+def big_hash_prompt(c):
+    """setoption name Hash value 1024 reaches readyok promptly (best of
+    three, as the kernel now and then needs long to find large pages)."""
+    e = Engine()
+    e.handshake()
+    e.send("setoption name Threads value 2")
+    times = []
+    for _ in range(3):
+        for mb in (1024, 16):
+            t0 = time.monotonic()
+            e.send("setoption name Hash value %d" % mb)
+            e.send("isready")
+            e.expect("readyok", 60)
+            if mb == 1024:
+                times.append(time.monotonic() - t0)
+    c.check(min(times) < 1.0 * SLOW, "Hash 1024 to readyok in %s s" % ", ".join("%.2f" % t for t in times))
+    e.send("setoption name Hash value 1024")
+    e.send("position startpos")
+    e.send("go depth 8")
+    lines = e.expect("bestmove", 60)
+    c.check(lines[-1].split()[1] != "(none)", "searches with 1024 MB of hash")
+    t0 = time.monotonic()
+    e.send("ucinewgame")
+    e.send("isready")
+    e.expect("readyok", 60)
+    c.check(time.monotonic() - t0 < 1.0 * SLOW, "ucinewgame with 1024 MB in %.2f s" % (time.monotonic() - t0))
+    c.check(e.close(30) == 0, "clean exit with 1024 MB of hash")
+
+
 SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book, missing_syzygy_path, perft_like_search,
-             many_threads_on_time]
+             many_threads_on_time, big_hash_prompt]
 
 if __name__ == "__main__":
     only = sys.argv[1:]
