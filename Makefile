@@ -91,18 +91,30 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -fsanitize=fuzzer -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
 
+# The targets run side by side (FUZZ_JOBS=1: one after another).
+FUZZ_JOBS ?= 3
 fuzz: fuzz-build
 	@mkdir -p build/fuzz/artifacts
-	@for t in $(FUZZ_TARGETS); do \
-	  mkdir -p build/fuzz/corpus/$$t; \
-	  echo "$$t: $(FUZZ_SECONDS) s"; \
-	  if ! build/fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 -dict=tests/fuzz/uci.dict \
-	      -artifact_prefix=build/fuzz/artifacts/$$t- build/fuzz/corpus/$$t tests/fuzz/corpus/$$t \
-	      >build/fuzz/$$t.log 2>&1; then \
-	    tail -50 build/fuzz/$$t.log; echo "$$t: FINDING (log build/fuzz/$$t.log, input in build/fuzz/artifacts/)"; exit 1; \
+	@run() { \
+	  mkdir -p build/fuzz/corpus/$$1; \
+	  build/fuzz/fuzz/$$1 -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 -dict=tests/fuzz/uci.dict \
+	    -artifact_prefix=build/fuzz/artifacts/$$1- build/fuzz/corpus/$$1 tests/fuzz/corpus/$$1 \
+	    >build/fuzz/$$1.log 2>&1; echo $$? >build/fuzz/$$1.rc; }; \
+	echo "fuzzing $(FUZZ_TARGETS) for $(FUZZ_SECONDS) s each"; \
+	if [ "$(FUZZ_JOBS)" -gt 1 ]; then \
+	  for t in $(FUZZ_TARGETS); do run $$t & done; wait; \
+	else \
+	  for t in $(FUZZ_TARGETS); do run $$t; done; \
+	fi; \
+	bad=0; \
+	for t in $(FUZZ_TARGETS); do \
+	  if [ "$$(cat build/fuzz/$$t.rc)" != 0 ]; then \
+	    tail -50 build/fuzz/$$t.log; echo "$$t: FINDING (log build/fuzz/$$t.log, input in build/fuzz/artifacts/)"; bad=1; \
+	  else \
+	    echo "$$t: $$(grep -E '^#[0-9]+.*DONE' build/fuzz/$$t.log | tail -1)"; \
 	  fi; \
-	  grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units' build/fuzz/$$t.log | tail -2; \
-	done
+	done; \
+	exit $$bad
 
 perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
