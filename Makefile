@@ -4,7 +4,8 @@
 #   make sanitize        the same tests on an AddressSanitizer + UBSan build (./hexe-san)
 #   make debug           assertions and a position check after every make/unmake (./hexe-debug)
 #   make perft-full      perft at every reference depth
-#   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests
+#   make fuzz            libFuzzer targets (tests/fuzz/), each for FUZZ_SECONDS (60)
+#   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests, fuzzing
 #   make release         portable binaries for x86-64 (v1-v4) in dist/, with SHA256SUMS
 #
 # The version (`id name Hexe <version>`) is the one line of the VERSION file.
@@ -37,7 +38,7 @@ LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
-.PHONY: all test tests sanitize debug perft-full clean check-fathom ci release
+.PHONY: all test tests sanitize debug perft-full clean check-fathom ci release fuzz fuzz-build fuzz-bins
 
 all: $(EXE)
 
@@ -77,11 +78,55 @@ sanitize:
 	  PERFT_MAX_NODES=300000 HEXE_SANITIZED=1 test
 
 # What CI runs: warning-free gcc and clang builds, every test on the release
-# build, then every test again under AddressSanitizer + UBSan.
+# build, then every test again under AddressSanitizer + UBSan, then each
+# fuzz target for a minute.
 ci:
 	$(MAKE) --no-print-directory -j2 CC=clang EXE=hexe-clang BUILD=build/clang hexe-clang
 	$(MAKE) --no-print-directory -j2 CC=gcc test
 	$(MAKE) --no-print-directory -j2 CC=gcc sanitize
+	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=60
+
+# libFuzzer targets (clang, with AddressSanitizer and UBSan): the FEN
+# parser, `position ... moves`, and whole UCI lines against a live engine.
+# Each runs FUZZ_SECONDS from its seed corpus and regression inputs in
+# tests/fuzz/corpus/<target>/ (new inputs go to build/fuzz/corpus/, findings
+# to build/fuzz/artifacts/); any finding fails the run.
+FUZZ_TARGETS := fuzz_fen fuzz_moves fuzz_uci
+FUZZ_SECONDS ?= 60
+FUZZCFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+fuzz-build:
+	$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz CFLAGS="$(FUZZCFLAGS)" fuzz-bins
+
+fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -fsanitize=fuzzer -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
+
+# The targets run side by side (FUZZ_JOBS=1: one after another).
+FUZZ_JOBS ?= 3
+fuzz: fuzz-build
+	@mkdir -p build/fuzz/artifacts
+	@run() { \
+	  mkdir -p build/fuzz/corpus/$$1; \
+	  build/fuzz/fuzz/$$1 -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 -dict=tests/fuzz/uci.dict \
+	    -artifact_prefix=build/fuzz/artifacts/$$1- build/fuzz/corpus/$$1 tests/fuzz/corpus/$$1 \
+	    >build/fuzz/$$1.log 2>&1; echo $$? >build/fuzz/$$1.rc; }; \
+	echo "fuzzing $(FUZZ_TARGETS) for $(FUZZ_SECONDS) s each"; \
+	if [ "$(FUZZ_JOBS)" -gt 1 ]; then \
+	  for t in $(FUZZ_TARGETS); do run $$t & done; wait; \
+	else \
+	  for t in $(FUZZ_TARGETS); do run $$t; done; \
+	fi; \
+	bad=0; \
+	for t in $(FUZZ_TARGETS); do \
+	  if [ "$$(cat build/fuzz/$$t.rc)" != 0 ]; then \
+	    tail -50 build/fuzz/$$t.log; echo "$$t: FINDING (log build/fuzz/$$t.log, input in build/fuzz/artifacts/)"; bad=1; \
+	  else \
+	    echo "$$t: $$(grep -E '^#[0-9]+.*DONE' build/fuzz/$$t.log | tail -1)"; \
+	  fi; \
+	done; \
+	exit $$bad
 
 # Portable binaries for each x86-64 level in dist/, their SHA256SUMS, and a
 # short self-check game by each one the CPU can run (scripts/release).

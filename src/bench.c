@@ -77,7 +77,7 @@ void bench_run(int depth)
     search_options.limit_strength = false;
     search_options.multipv = 1;
     search_options.syzygy_probe_limit = 0; /* the same count with or without tables */
-    tt_resize(16);
+    tt_resize(16, 1);
     uint64_t total = 0;
     int64_t us = 0; /* search time only: clearing the hash is not searching */
     Position pos = {0};
@@ -101,6 +101,6 @@ void bench_run(int depth)
     pos_free(&pos);
     uci_send("%llu nodes %llu nps", (unsigned long long)total,
              (unsigned long long)(us > 0 ? total * 1000000 / (uint64_t)us : total));
-    tt_resize(old_mb);
+    tt_resize(old_mb, saved.threads);
     search_options = saved;
 }

@@ -129,20 +129,29 @@ Book *book_open(const char *path, char *err, size_t errlen)
     Book *book = malloc(sizeof *book);
     if (!book)
         return fail(NULL, err, errlen, "out of memory opening book '%s'", path);
-    book->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Anything but a regular file is refused before it is opened (a FIFO
+     * would block open() until a writer comes), and the open itself does
+     * not block should the file change in between. */
+    struct stat st;
+    book->fd = -1;
     book->n = 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return fail(book, err, errlen, "cannot read book '%s': not a regular file (%s); not opened", path,
+                    S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                    : S_ISSOCK(st.st_mode) ? "a socket" : "not a plain file");
+    book->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (book->fd < 0) {
         int e = errno;
         return fail(book, err, errlen, "cannot open book '%s': %s", path,
                     e == ENOENT ? "no such file" : strerror(e));
     }
-    struct stat st;
     if (fstat(book->fd, &st) != 0)
         return fail(book, err, errlen, "cannot read book '%s': %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return fail(book, err, errlen, "cannot read book '%s': it is a directory", path);
     if (!S_ISREG(st.st_mode))
         return fail(book, err, errlen, "cannot read book '%s': not a regular file", path);
+    fcntl(book->fd, F_SETFL, fcntl(book->fd, F_GETFL) & ~O_NONBLOCK);
     if (st.st_size == 0)
         return fail(book, err, errlen, "book '%s' is empty", path);
     if (st.st_size % ENTRY_SIZE)

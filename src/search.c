@@ -61,6 +61,7 @@ typedef struct Thread {
     int id;
     pthread_t handle;
     bool started; /* a helper whose pthread_create succeeded, to be joined */
+    unsigned generation; /* a helper: the last search it was woken for */
     Position pos;
     _Atomic uint64_t nodes, tbhits;
     int seldepth;
@@ -149,8 +150,17 @@ static int score_to_tt(int s, int ply)
     return s;
 }
 
-static int score_from_tt(int s, int ply)
+/* The TT key leaves out the halfmove clock, so a mate stored from a node
+ * where it was low may be read where the 50-move rule comes first: such a
+ * mate (further from the node than the plies left before the rule) is read
+ * as the largest score that is no mate or tablebase result. Kept, it grew
+ * to impossible mate distances (mate 56 in KR v K) that later searches lost. */
+static int score_from_tt(int s, int ply, int halfmove)
 {
+    if (s >= MATE_IN_MAX && MATE - s > 99 - halfmove)
+        return TB_WIN_BOUND - 1;
+    if (s <= -MATE_IN_MAX && MATE + s > 99 - halfmove)
+        return -TB_WIN_BOUND + 1;
     if (s >= TB_WIN_BOUND)
         return s - ply;
     if (s <= -TB_WIN_BOUND)
@@ -203,16 +213,58 @@ static bool is_draw(const Position *pos)
 
 static bool has_non_pawn_material(const Position *pos, int side) { return pos->npieces[side] > 1; }
 
+/* The helper threads live in a pool: created when the thread count
+ * changes, parked between searches. A search wakes them once the main
+ * thread has completed depth 1 (or at its end, to find the stop at once).
+ * Created one by one at every go while the others already searched, they
+ * starved the main thread on few cores: with Threads 256 on 2 cores a
+ * movetime of 200 ms took 19-51 s, most of it in pthread_create. */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER; /* a new search, or quit */
+static pthread_cond_t pool_idle = PTHREAD_COND_INITIALIZER; /* the last helper is done */
+static unsigned pool_generation; /* counts the searches the helpers were woken for */
+static bool pool_quit, pool_released;
+static int pool_busy; /* helpers still searching */
+
+/* Wakes the parked helpers for this search (once per search). */
+static void release_helpers(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    if (!pool_released) {
+        pool_released = true;
+        pool_busy = 0;
+        for (int i = 1; i < nthreads; i++)
+            pool_busy += threads[i]->started;
+        pool_generation++;
+        pthread_cond_broadcast(&pool_wake);
+    }
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* Waits until every helper woken for this search has stopped. */
+static void wait_helpers(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    while (pool_busy > 0)
+        pthread_cond_wait(&pool_idle, &pool_lock);
+    pool_released = false;
+    pthread_mutex_unlock(&pool_lock);
+}
+
 /* ---- Time and stop checks ---- */
 
+/* Every thread watches the clock: with many threads on few cores the main
+ * thread may get little CPU time, and the hard limit must hold all the
+ * same. The node limit is the main thread's. */
 static void check_time(Thread *t)
 {
-    if (t->id != 0 || atomic_load_explicit(&pondering, memory_order_relaxed))
+    if (atomic_load_explicit(&pondering, memory_order_relaxed))
         return;
     uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
     /* A node limit (go nodes, a strength level's budget) is kept to the node
      * when alone, to 64 nodes with helpers, once depth 1 has given a move. */
-    if (limits.nodes && t->completed_depth > 0 && (nthreads == 1 || !(n & 63)) && total_nodes() >= limits.nodes)
+    if (t->id == 0 && limits.nodes && t->completed_depth > 0 && (nthreads == 1 || !(n & 63)) &&
+        total_nodes() >= limits.nodes)
         atomic_store(&stop_flag, true);
     if (n & 1023)
         return;
@@ -479,7 +531,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
     bool tthit = tt_probe(pos->key, &hit);
     if (tthit) {
         ttm = hit.move;
-        int s = score_from_tt(hit.score, ply);
+        int s = score_from_tt(hit.score, ply, pos->halfmove);
         if (!pv && bound_cuts(hit.bound, s, alpha, beta))
             return s;
     }
@@ -578,10 +630,14 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     TTHit hit = {0};
     bool tthit = tt_probe(pos->key, &hit);
     Move ttm = tthit ? hit.move : MOVE_NONE;
-    int ttscore = tthit ? score_from_tt(hit.score, ply) : 0;
+    int ttscore = tthit ? score_from_tt(hit.score, ply, pos->halfmove) : 0;
     if (root && t->nroot)
         ttm = t->root[t->pv_idx].move;
-    if (!pv && !excluded && tthit && hit.depth >= depth &&
+    /* A mate score cuts only when its entry was searched at least as deep as
+     * the mate is long: a shallow entry's mate was grafted from other
+     * entries, and chains of such grafts made mate distances jump. */
+    bool tt_mate_shallow = abs(ttscore) >= MATE_IN_MAX && hit.depth < MATE - abs(ttscore);
+    if (!pv && !excluded && tthit && hit.depth >= depth && !tt_mate_shallow &&
         bound_cuts(hit.bound, ttscore, alpha, beta)) {
         if (ttm != MOVE_NONE && ttscore >= beta && is_quiet(pos, ttm)) {
             static const Tried none;
@@ -627,7 +683,8 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
     if (!pv && !check) {
         /* 5. Reverse futility pruning. */
-        if (depth <= 8 && guess - 75 * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND)
+        if (depth <= 8 && guess - 75 * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND &&
+            abs(guess) < TB_WIN_BOUND)
             return guess;
 
         /* 6. Null move, with a zugzwang guard (only with pieces besides pawns). */
@@ -934,6 +991,8 @@ static void iterative_deepening(Thread *t)
             break;
         t->completed_depth = depth;
         sort_root(t, 0);
+        if (t->id == 0 && depth == 1 && nthreads > 1)
+            release_helpers(); /* the helpers start now */
 
         if (t->id != 0) {
             int none = -1;
@@ -1050,8 +1109,37 @@ static void init_thread_root(Thread *t, const Position *root)
 static void *helper_main(void *arg)
 {
     Thread *t = arg;
-    iterative_deepening(t);
+    pthread_mutex_lock(&pool_lock);
+    for (;;) {
+        while (!pool_quit && pool_generation == t->generation)
+            pthread_cond_wait(&pool_wake, &pool_lock);
+        if (pool_quit)
+            break;
+        t->generation = pool_generation;
+        pthread_mutex_unlock(&pool_lock);
+        if (!stopped())
+            iterative_deepening(t);
+        pthread_mutex_lock(&pool_lock);
+        if (--pool_busy == 0)
+            pthread_cond_broadcast(&pool_idle);
+    }
+    pthread_mutex_unlock(&pool_lock);
     return NULL;
+}
+
+/* Ends every helper thread (they are parked: no search runs). */
+static void stop_helpers(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    pool_quit = true;
+    pthread_cond_broadcast(&pool_wake);
+    pthread_mutex_unlock(&pool_lock);
+    for (int i = 1; i < nthreads; i++)
+        if (threads[i]->started) {
+            pthread_join(threads[i]->handle, NULL);
+            threads[i]->started = false;
+        }
+    pool_quit = false;
 }
 
 /* Grows or shrinks the thread pool to n (each thread holds about 2 MB of
@@ -1061,6 +1149,7 @@ static void ensure_threads(int n)
 {
     if (n == nthreads)
         return;
+    stop_helpers();
     for (int i = n; i < nthreads; i++) {
         pos_free(&threads[i]->pos);
         free(threads[i]);
@@ -1087,6 +1176,15 @@ static void ensure_threads(int n)
         abort(); /* not even the main thread: nothing can search */
     if (nthreads < n)
         uci_send("info string only %d of %d threads: out of memory", nthreads, n);
+    int failed = 0;
+    for (int i = 1; i < nthreads; i++) {
+        threads[i]->generation = pool_generation;
+        threads[i]->started = pthread_create(&threads[i]->handle, NULL, helper_main, threads[i]) == 0;
+        failed += !threads[i]->started;
+    }
+    if (failed)
+        uci_send("info string %d of %d helper threads could not start: searching without them", failed,
+                 nthreads - 1);
 }
 
 static bool game_over_after(Position *pos, Move m)
@@ -1128,15 +1226,7 @@ static void *main_thread(void *arg)
         /* Mate or stalemate: nothing to search. */
         uci_send("info depth 0 score %s", in_check(&t->pos) ? "mate 0" : "cp 0");
     } else {
-        int failed = 0;
-        for (int i = 1; i < nthreads; i++) {
-            threads[i]->started = pthread_create(&threads[i]->handle, NULL, helper_main, threads[i]) == 0;
-            failed += !threads[i]->started;
-        }
-        if (failed)
-            uci_send("info string %d of %d helper threads could not start: searching without them", failed,
-                     nthreads - 1);
-        iterative_deepening(t);
+        iterative_deepening(t); /* wakes the helpers after depth 1 */
     }
 
     /* 3. infinite and ponder: the answer waits for stop or ponderhit, also
@@ -1148,10 +1238,10 @@ static void *main_thread(void *arg)
     }
     atomic_store(&stop_flag, true);
     bool searched = t->nroot && limits.book_move == MOVE_NONE;
-    if (searched)
-        for (int i = 1; i < nthreads; i++)
-            if (threads[i]->started)
-                pthread_join(threads[i]->handle, NULL);
+    if (searched) {
+        release_helpers(); /* helpers not yet woken (depth 1 never completed) stop at once */
+        wait_helpers();
+    }
 
     /* The search is over before its answer goes out: a command that follows
      * bestmove at once never finds it still running. */
@@ -1191,6 +1281,86 @@ static void *main_thread(void *arg)
     atomic_store(&running, false);
     uci_send("%s", answer);
     return NULL;
+}
+
+/* ---- go perft: on the search thread, like a search ---- */
+
+static int perft_depth;
+
+/* perft that gives up (returning 0) once stop is asked. */
+static uint64_t perft_stoppable(Position *pos, int depth)
+{
+    MoveList l;
+    gen_legal(pos, &l);
+    if (depth <= 1)
+        return (uint64_t)l.count;
+    if (stopped())
+        return 0;
+    uint64_t total = 0;
+    for (int i = 0; i < l.count; i++) {
+        make_move(pos, l.moves[i]);
+        total += perft_stoppable(pos, depth - 1);
+        unmake_move(pos);
+    }
+    return total;
+}
+
+static void *perft_thread(void *arg)
+{
+    (void)arg;
+    Position *pos = &threads[0]->pos;
+    MoveList l;
+    gen_legal(pos, &l);
+    uint64_t total = 0;
+    int done = 0;
+    for (int i = 0; i < l.count && !stopped(); i++) {
+        uint64_t cnt = 1;
+        if (perft_depth > 1) {
+            make_move(pos, l.moves[i]);
+            cnt = perft_stoppable(pos, perft_depth - 1);
+            unmake_move(pos);
+        }
+        if (stopped())
+            break;
+        char b[8];
+        total += cnt;
+        done++;
+        uci_send("%s: %llu", move_to_uci(l.moves[i], pos->chess960, b), (unsigned long long)cnt);
+    }
+    atomic_store(&running, false);
+    if (done < l.count)
+        uci_send("info string go perft %d stopped after %d of %d moves (%llu nodes)", perft_depth, done, l.count,
+                 (unsigned long long)total);
+    else
+        uci_send("\nNodes searched: %llu\n", (unsigned long long)total);
+    return NULL;
+}
+
+void search_start_perft(const Position *root, int depth)
+{
+    search_wait();
+    pthread_mutex_lock(&run_lock);
+    ensure_threads(nthreads > 0 ? nthreads : 1);
+    limits_init(&limits);
+    atomic_store(&stop_flag, false);
+    atomic_store(&stop_asked, false);
+    atomic_store(&pondering, false);
+    pos_copy(&threads[0]->pos, root);
+    perft_depth = depth;
+    atomic_store(&running, true);
+    if (pthread_create(&main_handle, NULL, perft_thread, NULL) != 0) {
+        main_handle = 0;
+        perft_thread(NULL); /* no thread to spare: here, to the end */
+    }
+    pthread_mutex_unlock(&run_lock);
+}
+
+void search_set_threads(int n)
+{
+    search_wait();
+    pthread_mutex_lock(&run_lock);
+    ensure_threads(n);
+    pthread_mutex_unlock(&run_lock);
 }
 
 void search_init(void)
@@ -1283,7 +1453,7 @@ void search_clear(void)
  * caches and their corrections (learnt for one evaluator, wrong for another). */
 void search_forget_evals(void)
 {
-    tt_clear();
+    tt_clear(search_options.threads);
     for (int i = 0; i < nthreads; i++) {
         memset(threads[i]->eval_cache, 0, sizeof threads[i]->eval_cache);
         memset(threads[i]->corr, 0, sizeof threads[i]->corr);
@@ -1293,6 +1463,7 @@ void search_forget_evals(void)
 void search_quit(void)
 {
     search_stop();
+    stop_helpers();
     for (int i = 0; i < nthreads; i++) {
         pos_free(&threads[i]->pos);
         free(threads[i]);

@@ -15,6 +15,11 @@
 /* What `go` asked for. Times are in milliseconds; NO_TIME means "not given"
  * (a clock may be given as zero or negative). */
 #define NO_TIME INT64_MIN
+/* Clocks, increments and movetime are kept within +-CLOCK_LIMIT ms (about
+ * 35,000 years): any 64-bit value `go` sends is clamped into it, so that it
+ * never meets NO_TIME and the time arithmetic cannot overflow. */
+#define CLOCK_LIMIT ((int64_t)1 << 50)
+static inline int64_t clamp_clock(int64_t v) { return v < -CLOCK_LIMIT ? -CLOCK_LIMIT : v > CLOCK_LIMIT ? CLOCK_LIMIT : v; }
 typedef struct {
     int64_t time[2], inc[2];
     int movestogo;
@@ -60,12 +65,16 @@ void search_init(void);
 void search_start(const Position *root, const Limits *lim);
 void search_stop(void);      /* returns once bestmove has been printed */
 void search_ponderhit(void);
+/* go perft: the move counts of the root's moves, printed by the search
+ * thread like a search (stop and quit end it; no bestmove). */
+void search_start_perft(const Position *root, int depth);
 void search_wait(void);      /* waits until the running search has ended */
 bool search_running(void);
 bool search_is_unbounded(void); /* running as infinite or ponder */
 void search_clear(void);     /* ucinewgame: TT, histories, evaluations */
 void search_forget_evals(void); /* another evaluation: stored and cached evaluations and corrections go */
 void search_quit(void);      /* frees the threads */
+void search_set_threads(int n); /* Threads: the helper threads are made now, not at go */
 
 /* A whole search in the calling thread, one search thread, no `bestmove`
  * line (info lines only when !quiet): for bench, self-play and console play.

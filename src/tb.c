@@ -12,14 +12,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tbprobe.h>
 
 #include "fen.h"
 #include "files.h"
+#include "md5.h"
 #include "movegen.h"
+#include "tb_checksums.h"
 
 #if TB_LOSS != 0 || TB_BLESSED_LOSS != 1 || TB_DRAW != 2 || TB_CURSED_WIN != 3 || TB_WIN != 4
 #error "tb.h's WDL values must equal Fathom's"
@@ -82,15 +87,106 @@ static int table_name_pieces(const char *name, bool *dtz)
     return sides == 1 && name[0] == 'K' && pieces >= 3 ? pieces : 0;
 }
 
-/* Checks one table file; returns NULL when it looks fine, else why not. */
-static const char *check_table_file(const char *path, bool dtz, char *why, size_t n)
+/* ---- Damaged files ----
+ *
+ * Fathom trusts its files: a damaged table with the right magic number and
+ * size makes it fail an assertion, recurse without end or read wild memory
+ * on the first probe. A file whose name is in the published list
+ * (tb_checksums.c) must have one of the published MD5 checksums; any other
+ * table file is first probed in a child process, and refused when the child
+ * dies or hangs. The verdicts are kept per file (device, inode, size and
+ * modification time), so setting the same path again costs nothing. */
+
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    bool ok;
+} Verdict;
+static Verdict *verdicts;
+static int nverdicts, verdicts_cap;
+
+static Verdict *verdict_of(const struct stat *st)
 {
-    int fd = open(path, O_RDONLY);
+    for (int i = 0; i < nverdicts; i++)
+        if (verdicts[i].dev == st->st_dev && verdicts[i].ino == st->st_ino && verdicts[i].size == st->st_size &&
+            verdicts[i].mtime.tv_sec == st->st_mtim.tv_sec && verdicts[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+            return &verdicts[i];
+    return NULL;
+}
+
+static void remember_verdict(const struct stat *st, bool ok)
+{
+    if (nverdicts == verdicts_cap) {
+        int cap = verdicts_cap ? 2 * verdicts_cap : 256;
+        Verdict *nv = realloc(verdicts, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return; /* checked again next time */
+        verdicts = nv;
+        verdicts_cap = cap;
+    }
+    verdicts[nverdicts++] = (Verdict){st->st_dev, st->st_ino, st->st_size, st->st_mtim, ok};
+}
+
+/* Whether the name is in the published list. */
+static bool checksum_listed(const char *name)
+{
+    for (int i = 0; i < tb_checksum_count; i++)
+        if (!strcmp(tb_checksums[i].name, name))
+            return true;
+    return false;
+}
+
+/* NULL when the open file fd (at offset 0) has a published checksum of its
+ * name, else why not. */
+static const char *check_checksum(int fd, const struct stat *st, const char *name, char *why, size_t n)
+{
+    Verdict *v = verdict_of(st);
+    if (v)
+        return v->ok ? NULL : "damaged: its MD5 checksum is not the published one";
+    unsigned char digest[16];
+    char hex[33];
+    if (!md5_fd(fd, digest)) {
+        snprintf(why, n, "unreadable (%s)", strerror(errno));
+        return why;
+    }
+    md5_hex(digest, hex);
+    bool ok = false;
+    for (int i = 0; i < tb_checksum_count && !ok; i++)
+        ok = !strcmp(tb_checksums[i].name, name) && !strcmp(tb_checksums[i].md5, hex);
+    remember_verdict(st, ok);
+    if (ok)
+        return NULL;
+    snprintf(why, n, "damaged: MD5 %s is not the published checksum", hex);
+    return why;
+}
+
+/* Checks one table file; returns NULL when it looks fine, else why not.
+ * *unlisted: a good-looking file whose name has no published checksum (it
+ * still needs a probe in a child process). Anything but a regular file is
+ * refused before it is opened: opening a FIFO would block. */
+static const char *check_table_file(const char *path, const char *name, bool dtz, bool *unlisted, char *why,
+                                    size_t n)
+{
+    struct stat st;
+    *unlisted = false;
+    if (stat(path, &st) != 0) {
+        snprintf(why, n, "unreadable (%s)", strerror(errno));
+        return why;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, n, "not a regular file (%s); not opened",
+                 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
+                 : "not a plain file");
+        return why;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* never blocks, should it change meanwhile */
     if (fd < 0) {
         snprintf(why, n, "unreadable (%s)", strerror(errno));
         return why;
     }
-    struct stat st;
     unsigned char head[4];
     const char *res = NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -104,6 +200,13 @@ static const char *check_table_file(const char *path, bool dtz, char *why, size_
     } else if (memcmp(head, dtz ? DTZ_MAGIC : WDL_MAGIC, 4)) {
         snprintf(why, n, "wrong magic number: not a Syzygy %s file", dtz ? "DTZ" : "WDL");
         res = why;
+    } else if (!checksum_listed(name)) {
+        *unlisted = true;
+    } else if (lseek(fd, 0, SEEK_SET) != 0) {
+        snprintf(why, n, "unreadable (%s)", strerror(errno));
+        res = why;
+    } else {
+        res = check_checksum(fd, &st, name, why, n);
     }
     close(fd);
     return res;
@@ -114,6 +217,8 @@ static const char *check_table_file(const char *path, bool dtz, char *why, size_
 typedef struct {
     char (*names)[32];
     bool *good;
+    bool *unlisted; /* good so far, but with no published checksum: probe it in a child */
+    char **paths;   /* where the file is (the first copy along the path) */
     int count, cap;
 } NameSet;
 
@@ -125,7 +230,7 @@ static int nameset_find(const NameSet *s, const char *name)
     return -1;
 }
 
-static bool nameset_add(NameSet *s, const char *name, bool good)
+static bool nameset_add(NameSet *s, const char *name, const char *path, bool good, bool unlisted)
 {
     if (s->count == s->cap) {
         int cap = s->cap ? 2 * s->cap : 256;
@@ -137,15 +242,85 @@ static bool nameset_add(NameSet *s, const char *name, bool good)
         if (!ng)
             return false;
         s->good = ng;
+        bool *nu = realloc(s->unlisted, (size_t)cap * sizeof *nu);
+        if (!nu)
+            return false;
+        s->unlisted = nu;
+        char **np = realloc(s->paths, (size_t)cap * sizeof *np);
+        if (!np)
+            return false;
+        s->paths = np;
         s->cap = cap;
     }
     size_t len = strlen(name);
-    if (len >= sizeof s->names[0])
+    char *p = strdup(path);
+    if (len >= sizeof s->names[0] || !p) {
+        free(p);
         return false;
+    }
     memcpy(s->names[s->count], name, len + 1);
+    s->paths[s->count] = p;
+    s->unlisted[s->count] = unlisted;
     s->good[s->count++] = good;
     return true;
 }
+
+static void nameset_free(NameSet *s)
+{
+    for (int i = 0; i < s->count; i++)
+        free(s->paths[i]);
+    free(s->paths);
+    free(s->names);
+    free(s->good);
+    free(s->unlisted);
+}
+
+/* ---- Private folders of links ----
+ * Fathom opens tables by name along its path and cannot be told to skip a
+ * file. When some file was refused, Fathom gets a folder of links to the
+ * good files only (made under $TMPDIR or /tmp, removed when the path changes
+ * and at exit); a table is probed in a child process from such a folder too. */
+
+static char links_dir[PATH_MAX]; /* the folder Fathom uses now, or "" */
+
+static bool make_links_dir(char *out, size_t n)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(out, n, "%s/hexe-tables-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(out))
+        return true;
+    out[0] = '\0';
+    return false;
+}
+
+static bool add_link(const char *dir, const char *name, const char *target)
+{
+    char abs[PATH_MAX], link[PATH_MAX + 64];
+    if (!realpath(target, abs))
+        return false;
+    snprintf(link, sizeof link, "%s/%s", dir, name);
+    return symlink(abs, link) == 0;
+}
+
+static void remove_links_dir(char *dir)
+{
+    if (!dir[0])
+        return;
+    DIR *d = opendir(dir);
+    if (d) {
+        char path[PATH_MAX + 300];
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                unlink(path);
+            }
+        closedir(d);
+    }
+    rmdir(dir);
+    dir[0] = '\0';
+}
+
+static void remove_links_at_exit(void) { remove_links_dir(links_dir); }
 
 /* ---- Every table set up before the search threads probe ---- */
 
@@ -176,15 +351,25 @@ static bool quiet_position(const char *name, uint64_t *seed, Position *pos)
     return false;
 }
 
+/* The seed of a table's set-up position: from its name, so that the test
+ * probe in a child process (probe_in_child) makes the same first probe. */
+static uint64_t set_up_seed(const char *name)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (; *name && *name != '.'; name++)
+        h = (h ^ (unsigned char)*name) * 0x100000001B3ULL;
+    return h;
+}
+
 static int set_up_tables(const NameSet *s)
 {
     int count = 0;
-    uint64_t seed = 0x9E3779B97F4A7C15ULL;
     Position pos = {0};
     for (int i = 0; i < s->count; i++) {
         size_t len = strlen(s->names[i]);
         if (!s->good[i] || s->names[i][len - 1] != 'w')
             continue;
+        uint64_t seed = set_up_seed(s->names[i]);
         if (quiet_position(s->names[i], &seed, &pos) && tb_probe_wdl_pos(&pos) >= 0)
             count++;
     }
@@ -220,6 +405,133 @@ static void fathom_init(const char *paths)
 #endif
 }
 
+/* Probes the table of one material (its WDL file, and its DTZ file when
+ * dtz >= 0: indexes into s) in a child process: Fathom set up on a folder
+ * holding just these files, WDL probes of random positions of the material
+ * with either side to move, and DTZ root probes. NULL when the child ends
+ * well, else why not (it died of a signal, failed, or hung). */
+#define CHILD_PROBES 64
+#define CHILD_SECONDS 30
+static const char *probe_in_child(const NameSet *s, int wdl, int dtz, char *why, size_t n)
+{
+    char dir[PATH_MAX];
+    if (!make_links_dir(dir, sizeof dir)) {
+        snprintf(why, n, "no test probe possible (cannot make a folder in /tmp: %s)", strerror(errno));
+        return why;
+    }
+    if (!add_link(dir, s->names[wdl], s->paths[wdl]) || (dtz >= 0 && !add_link(dir, s->names[dtz], s->paths[dtz]))) {
+        snprintf(why, n, "no test probe possible (%s)", strerror(errno));
+        remove_links_dir(dir);
+        return why;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* The child: quiet, bounded in time, never back into the caller. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
+        alarm(CHILD_SECONDS);
+        tb_init(dir);
+        tb_largest = (int)TB_LARGEST;
+        uint64_t seed = set_up_seed(s->names[wdl]);
+        Position pos = {0};
+        if (quiet_position(s->names[wdl], &seed, &pos)) /* the probe tb_set_path makes next */
+            tb_probe_wdl_pos(&pos);
+        for (int i = 0; i < CHILD_PROBES; i++) {
+            if (!pos_set_random(&pos, s->names[wdl], i & 1 ? BLACK : WHITE, &seed))
+                continue;
+            tb_probe_wdl_pos(&pos);
+            if (dtz >= 0 && i < CHILD_PROBES / 4) {
+                TbRootResult r;
+                tb_probe_root_moves(&pos, true, &r);
+            }
+        }
+        _exit(0);
+    }
+    const char *res = NULL;
+    if (pid < 0) {
+        snprintf(why, n, "no test probe possible (fork: %s)", strerror(errno));
+        res = why;
+    } else {
+        int status = 0;
+        struct timespec step = {0, 2000000};
+        long waited_ms = 0;
+        pid_t w;
+        while ((w = waitpid(pid, &status, WNOHANG)) == 0 && waited_ms < CHILD_SECONDS * 1000L) {
+            nanosleep(&step, NULL);
+            waited_ms += 2;
+        }
+        if (w == 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            snprintf(why, n, "damaged: a test probe did not end in %d s", CHILD_SECONDS);
+            res = why;
+        } else if (w < 0) {
+            snprintf(why, n, "no test probe possible (waitpid: %s)", strerror(errno));
+            res = why;
+        } else if (WIFSIGNALED(status)) {
+            snprintf(why, n, "damaged: a test probe died of signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+            res = why;
+        } else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+            snprintf(why, n, "damaged: a test probe failed (exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+            res = why;
+        }
+    }
+    remove_links_dir(dir);
+    return res;
+}
+
+/* The files in s with no published checksum, probed per material in a child
+ * process; a failure marks the material's files bad and is reported. */
+static void probe_unlisted(NameSet *s, Msg *warn, int *nbad, int *nwdl, int *ndtz)
+{
+    for (int i = 0; i < s->count; i++) {
+        if (!s->good[i] || !s->unlisted[i])
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "%s", s->names[i]);
+        size_t len = strlen(name);
+        name[len - 1] = 'w';
+        int w = nameset_find(s, name);
+        name[len - 1] = 'z';
+        int z = nameset_find(s, name);
+        if (w < 0 || !s->good[w]) {
+            s->unlisted[i] = false; /* a DTZ file without its WDL file: Fathom never opens it */
+            continue;
+        }
+        if (z >= 0 && !s->good[z])
+            z = -1;
+        char why[160];
+        const char *bad = probe_in_child(s, w, z, why, sizeof why);
+        int files[2] = {w, z};
+        for (int k = 0; k < 2; k++) {
+            int f = files[k];
+            if (f < 0)
+                continue;
+            s->unlisted[f] = false;
+            struct stat st;
+            if (!bad) {
+                if (stat(s->paths[f], &st) == 0)
+                    remember_verdict(&st, true);
+                continue;
+            }
+            s->good[f] = false;
+            if (stat(s->paths[f], &st) == 0 && !strncmp(bad, "damaged", 7))
+                remember_verdict(&st, false);
+            if (s->names[f][strlen(s->names[f]) - 1] == 'z')
+                (*ndtz)--;
+            else
+                (*nwdl)--;
+            if ((*nbad)++ < 8)
+                msg_add(warn, "; bad file %s: %s; not used", s->paths[f], bad);
+        }
+    }
+}
+
 bool tb_set_path(const char *paths, char *msg, size_t n)
 {
     Msg m = {msg, n, 0};
@@ -229,8 +541,12 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     /* Nothing loaded while we look; Fathom's re-initialisation frees the old
      * tables itself (tb_free() would leave Fathom unusable). */
     tb_largest = tables_set_up = 0;
+    static bool cleanup_registered;
+    if (!cleanup_registered)
+        cleanup_registered = atexit(remove_links_at_exit) == 0;
     if (!paths || !*paths || !strcmp(paths, "<empty>")) {
         fathom_init("");
+        remove_links_dir(links_dir);
         msg_add(&m, "tablebases off");
         return true;
     }
@@ -281,15 +597,36 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
             if (!pieces || strlen(e->d_name) >= 32)
                 continue;
             here++;
-            if (nameset_find(&seen, e->d_name) >= 0)
-                continue; /* shadowed by the copy in an earlier directory */
-            char path[PATH_MAX], why[96];
+            int earlier = nameset_find(&seen, e->d_name);
+            if (earlier >= 0 && seen.good[earlier])
+                continue; /* shadowed by the good copy in an earlier directory */
+            char path[PATH_MAX], why[160];
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            const char *bad = check_table_file(path, dtz, why, sizeof why);
-            nameset_add(&seen, e->d_name, !bad);
+            bool unlisted;
+            const char *bad = check_table_file(path, e->d_name, dtz, &unlisted, why, sizeof why);
+            if (unlisted) {
+                struct stat fst;
+                Verdict *v = stat(path, &fst) == 0 ? verdict_of(&fst) : NULL;
+                if (v) { /* probed before */
+                    unlisted = false;
+                    if (!v->ok)
+                        bad = "damaged: a test probe failed earlier";
+                }
+            }
+            if (earlier >= 0 && !bad) { /* a good copy after a bad one: this one is used */
+                char *p = strdup(path);
+                if (p) {
+                    free(seen.paths[earlier]);
+                    seen.paths[earlier] = p;
+                    seen.good[earlier] = true;
+                    seen.unlisted[earlier] = unlisted;
+                }
+            } else if (earlier < 0) {
+                nameset_add(&seen, e->d_name, path, !bad, unlisted);
+            }
             if (bad) {
                 if (nbad++ < 8)
-                    msg_add(&warn, "; bad file %s: %s", path, bad);
+                    msg_add(&warn, "; bad file %s: %s; not used", path, bad);
                 continue;
             }
             if (dtz)
@@ -303,6 +640,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
         if (!here)
             msg_add(&warn, "; '%s' holds no .rtbw/.rtbz files", dir);
     }
+    probe_unlisted(&seen, &warn, &nbad, &nwdl, &ndtz);
     if (nbad > 8)
         msg_add(&warn, "; %d more bad files", nbad - 8);
 
@@ -325,7 +663,24 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
      * size itself (printing a line of its own); a file with a wrong magic
      * number makes the probes of that material fail, which every caller
      * handles as "not in the tables". */
-    fathom_init(clean);
+    remove_links_dir(links_dir);
+    const char *fathom_path = clean;
+    if (nbad > 0) {
+        /* Fathom would open the refused files: it gets links to the good ones. */
+        bool linked = make_links_dir(links_dir, sizeof links_dir);
+        for (int i = 0; linked && i < seen.count; i++)
+            if (seen.good[i] && !add_link(links_dir, seen.names[i], seen.paths[i]))
+                linked = false;
+        if (linked) {
+            fathom_path = links_dir;
+        } else {
+            remove_links_dir(links_dir);
+            fathom_path = "";
+            nwdl = 0;
+            msg_add(&warn, "; cannot set aside the bad files (no folder of links in /tmp: %s)", strerror(errno));
+        }
+    }
+    fathom_init(fathom_path);
     bool ok = TB_LARGEST > 0 && nwdl > 0;
     tb_largest = ok ? (int)TB_LARGEST : 0;
     tables_set_up = ok ? set_up_tables(&seen) : 0;
@@ -351,8 +706,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     }
 
     free(warn.buf);
-    free(seen.names);
-    free(seen.good);
+    nameset_free(&seen);
     free(copy);
     free(clean);
     return ok;

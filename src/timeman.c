@@ -18,7 +18,7 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
     if (lim->infinite)
         return tp;
     if (lim->movetime >= 0) {
-        int64_t t = lim->movetime - move_overhead;
+        int64_t t = clamp_clock(lim->movetime) - move_overhead;
         tp.soft = tp.hard = t < 1 ? 1 : t;
         tp.fixed = true;
         return tp;
@@ -28,8 +28,9 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
 
     /* What may be spent: the clock less the overhead, and a small reserve so
      * that process scheduling on a loaded machine never flags us. */
-    int64_t left = lim->time[side] - move_overhead;
-    int64_t inc = lim->inc[side] > 0 ? lim->inc[side] : 0;
+    /* A clock at or below zero means: move now (left becomes 1 ms below). */
+    int64_t left = clamp_clock(lim->time[side]) - move_overhead;
+    int64_t inc = lim->inc[side] > 0 ? clamp_clock(lim->inc[side]) : 0;
     int64_t reserve = left / 50 < 20 ? left / 50 : 20;
     left -= reserve;
     if (left < 1)

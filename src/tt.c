@@ -3,9 +3,11 @@
  * between threads reads back as a miss. */
 #include "tt.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct {
     _Atomic uint64_t keyx;
@@ -32,28 +34,76 @@ static inline uint64_t pack(Move m, int score, int eval, int depth, int bound)
 static inline int d_depth(uint64_t d) { return (uint8_t)(d >> 48); }
 static inline int d_age(uint64_t d) { return (int)(d >> 58); }
 
-bool tt_resize(size_t mb)
+/* A large table is asked for in 2 MB pages (Linux's transparent huge
+ * pages, where madvise mode allows them): 512 times fewer page faults
+ * when it is first cleared, and fewer TLB misses in the search. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+bool tt_resize(size_t mb, int nthreads)
 {
     if (mb < 1)
         mb = 1;
-    size_t n = mb * 1024 * 1024 / sizeof(Bucket);
-    Bucket *t = aligned_alloc(64, n * sizeof(Bucket));
+    size_t bytes = mb * 1024 * 1024;
+    bool huge = bytes >= HUGE_PAGE && bytes % HUGE_PAGE == 0;
+    Bucket *t = aligned_alloc(huge ? HUGE_PAGE : 64, bytes);
     if (!t)
         return false;
+#ifdef MADV_HUGEPAGE
+    if (huge)
+        madvise(t, bytes, MADV_HUGEPAGE); /* a hint: without it, 4 KB pages */
+#endif
     free(table);
     table = t;
-    nbuckets = n;
+    nbuckets = bytes / sizeof(Bucket);
     table_mb = mb;
-    tt_clear();
+    tt_clear(nthreads);
     return true;
 }
 
 size_t tt_size_mb(void) { return table_mb; }
 
-void tt_clear(void)
+/* Clearing (and first touching) a large table is shared out among threads:
+ * each clears a slice. Tables under 64 MB are cleared by the caller alone. */
+typedef struct {
+    char *from;
+    size_t bytes;
+} Slice;
+
+static void *clear_slice(void *arg)
 {
-    memset(table, 0, nbuckets * sizeof(Bucket));
+    Slice *s = arg;
+    memset(s->from, 0, s->bytes);
+    return NULL;
+}
+
+void tt_clear(int nthreads)
+{
+    size_t bytes = nbuckets * sizeof(Bucket);
     age = 0;
+    if (nthreads > 64)
+        nthreads = 64;
+    if (nthreads < 2 || bytes < ((size_t)64 << 20)) {
+        memset(table, 0, bytes);
+        return;
+    }
+    Slice slices[64];
+    pthread_t handles[64];
+    bool started[64] = {false};
+    size_t step = (nbuckets + (size_t)nthreads - 1) / (size_t)nthreads * sizeof(Bucket);
+    for (int i = 0; i < nthreads; i++) {
+        size_t from = (size_t)i * step;
+        slices[i].from = (char *)table + (from < bytes ? from : bytes);
+        slices[i].bytes = from >= bytes ? 0 : bytes - from < step ? bytes - from : step;
+    }
+    for (int i = 1; i < nthreads; i++)
+        started[i] = pthread_create(&handles[i], NULL, clear_slice, &slices[i]) == 0;
+    clear_slice(&slices[0]);
+    for (int i = 1; i < nthreads; i++) {
+        if (started[i])
+            pthread_join(handles[i], NULL);
+        else
+            clear_slice(&slices[i]); /* no thread to spare: this one here */
+    }
 }
 
 void tt_free(void)

@@ -14,8 +14,9 @@ typedef struct {
     int score, eval, depth, bound;
 } TTHit;
 
-bool tt_resize(size_t mb);  /* false (old table kept) when memory is short */
-void tt_clear(void);
+/* Both clear the table with up to nthreads threads (the search's Threads). */
+bool tt_resize(size_t mb, int nthreads); /* false (old table kept) when memory is short */
+void tt_clear(int nthreads);
 void tt_free(void);
 void tt_new_search(void);   /* advances the age */
 bool tt_probe(uint64_t key, TTHit *hit);

@@ -112,10 +112,16 @@ typedef struct Option {
 
 static bool set_hash(const char *v, char *msg, size_t n)
 {
-    if (!tt_resize((size_t)atoll(v))) {
+    if (!tt_resize((size_t)atoll(v), search_options.threads)) {
         snprintf(msg, n, "not enough memory for %s MB of hash; keeping %zu MB", v, tt_size_mb());
         return false;
     }
+    return true;
+}
+static bool set_threads(const char *v, char *msg, size_t n)
+{
+    (void)msg, (void)n;
+    search_set_threads(atoi(v));
     return true;
 }
 static bool clear_hash(const char *v, char *msg, size_t n)
@@ -180,12 +186,14 @@ static Move book_move_for(const Position *pos, const Limits *lim)
         uci_send("info string book not used: %s", book_strerror(n));
         return MOVE_NONE;
     }
-    if (lim->nsearchmoves) { /* only moves the GUI allows */
+    if (lim->nsearchmoves) { /* only moves the GUI allows: each entry kept at most once, so k <= i */
         int k = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < lim->nsearchmoves; j++)
-                if (e[i].move == lim->searchmoves[j])
+                if (e[i].move == lim->searchmoves[j]) {
                     e[k++] = e[i];
+                    break;
+                }
         n = k;
     }
     return book_choose(e, n, bk.selection, bk.min_weight, &bk.rng);
@@ -195,9 +203,25 @@ static Move book_move_for(const Position *pos, const Limits *lim)
 static bool set_syzygy_path(const char *v, char *m, size_t n)
 {
     char dir[1024];
-    if (!v[0] && tb_default_path(dir, sizeof dir))
+    bool have_default = tb_default_path(dir, sizeof dir);
+    if (!v[0] && have_default)
         v = dir;
-    return tb_set_path(v, m, n) || (snprintf(m + strlen(m), n - strlen(m), "; playing without tablebases"), false);
+    if (tb_set_path(v, m, n))
+        return true;
+    /* Folders with no usable table (lichess-bot's ./syzygy/, PolyGlot's
+     * /EGT/Syzygy) do not switch off the tables shipped with Hexe. */
+    char again[256];
+    if (have_default && strcmp(v, dir) && tb_set_path(dir, again, sizeof again)) {
+        char *off = strstr(m, "; tablebases off");
+        if (off)
+            *off = '\0';
+        size_t len = strlen(m);
+        snprintf(m + len, n - len, "; keeping the tables shipped in %s (%s)", dir, again);
+        return true;
+    }
+    size_t len = strlen(m);
+    snprintf(m + len, n - len, "; playing without tablebases");
+    return false;
 }
 static bool set_syzygy_limit(const char *v, char *m, size_t n)
 {
@@ -277,6 +301,7 @@ static void init_options(void)
     add_option("Hash", OPT_SPIN, "16", 1, 65536, set_hash);
     add_option("Clear Hash", OPT_BUTTON, "", 0, 0, clear_hash);
     add_int("Threads", &so->threads, 1, 256);
+    options[noptions - 1].apply = set_threads;
     add_bool("Ponder", &so->ponder, NULL);
     add_int("MultiPV", &so->multipv, 1, 256);
     add_int("Move Overhead", &so->move_overhead, 0, 5000);
@@ -394,7 +419,7 @@ static void cmd_setoption(const char *raw)
                  o->name);
         return;
     }
-    char msg[256] = "";
+    char msg[4096] = "";
     switch (o->type) {
     case OPT_SPIN: {
         int64_t x;
@@ -516,21 +541,7 @@ static void cmd_perft(const char *arg)
         uci_send("info string go perft needs a depth from 1 to 20");
         return;
     }
-    MoveList l;
-    gen_legal(&root_pos, &l);
-    uint64_t total = 0;
-    for (int i = 0; i < l.count; i++) {
-        char b[8];
-        uint64_t cnt = 1;
-        if (depth > 1) {
-            make_move(&root_pos, l.moves[i]);
-            cnt = perft(&root_pos, (int)depth - 1);
-            unmake_move(&root_pos);
-        }
-        total += cnt;
-        uci_send("%s: %llu", move_to_uci(l.moves[i], root_pos.chess960, b), (unsigned long long)cnt);
-    }
-    uci_send("\nNodes searched: %llu\n", (unsigned long long)total);
+    search_start_perft(&root_pos, (int)depth); /* on the search thread: isready, stop and quit answered */
 }
 
 static bool is_go_keyword(const char *s)
@@ -571,8 +582,13 @@ static void cmd_go(char **tok, int n)
                     uci_send("info string searchmoves: '%s' is not a legal move; ignored", tok[i + 1]);
                     rejected = true;
                 }
-                else if (lim.nsearchmoves < MAX_MOVES)
-                    lim.searchmoves[lim.nsearchmoves++] = m;
+                else {
+                    bool dup = false; /* a move given twice counts once */
+                    for (int j = 0; j < lim.nsearchmoves && !dup; j++)
+                        dup = lim.searchmoves[j] == m;
+                    if (!dup && lim.nsearchmoves < MAX_MOVES)
+                        lim.searchmoves[lim.nsearchmoves++] = m;
+                }
             }
         } else if (is_go_keyword(k)) {
             int64_t v;
@@ -591,13 +607,13 @@ static void cmd_go(char **tok, int n)
                 continue;
             }
             if (!strcmp(k, "wtime"))
-                lim.time[WHITE] = v;
+                lim.time[WHITE] = clamp_clock(v);
             else if (!strcmp(k, "btime"))
-                lim.time[BLACK] = v;
+                lim.time[BLACK] = clamp_clock(v);
             else if (!strcmp(k, "winc"))
-                lim.inc[WHITE] = v;
+                lim.inc[WHITE] = clamp_clock(v);
             else if (!strcmp(k, "binc"))
-                lim.inc[BLACK] = v;
+                lim.inc[BLACK] = clamp_clock(v);
             else if (!strcmp(k, "movestogo"))
                 lim.movestogo = v > 0 && v < 10000 ? (int)v : 0;
             else if (!strcmp(k, "depth"))
@@ -607,7 +623,7 @@ static void cmd_go(char **tok, int n)
             else if (!strcmp(k, "mate"))
                 lim.mate = v < 1 ? 1 : v > 100 ? 100 : (int)v;
             else if (!strcmp(k, "movetime"))
-                lim.movetime = v < 0 ? 0 : v;
+                lim.movetime = v < 0 ? 0 : clamp_clock(v);
         } else {
             uci_send("info string go: unknown word '%s'; ignored", k);
             rejected = true;
@@ -631,13 +647,13 @@ void uci_init(void)
 {
     char err[128];
     pos_set_fen(&root_pos, START_FEN, err, sizeof err);
-    tt_resize(16);
+    tt_resize(16, 1);
     search_init();
     init_options();
 }
 
-/* Handles one command line; returns false on quit. */
-static bool uci_command(char *line)
+/* Handles one command line (changed in place); returns false on quit. */
+bool uci_command(char *line)
 {
     char *raw = strdup(line);
     char **tok;
