@@ -15,7 +15,7 @@ EXE     ?= hexe
 CC      ?= cc
 ARCH    ?= native
 OPT     ?= -O3 -flto=auto
-WARN    := -Wall -Wextra -Wshadow -Werror
+WARN    := -Wall -Wextra -Wshadow -Wmissing-declarations -Wcast-qual -Werror
 ifeq ($(ARCH),native)
   ARCHFLAGS := -march=native
 else ifeq ($(ARCH),)
