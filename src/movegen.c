@@ -242,17 +242,21 @@ bool move_is_legal(const Position *pos, Move m)
     return false;
 }
 
-uint64_t perft(Position *pos, int depth)
+uint64_t perft_until(Position *pos, int depth, bool (*stop)(void))
 {
     MoveList l;
     gen_legal(pos, &l);
     if (depth <= 1)
         return depth == 1 ? (uint64_t)l.count : 1;
+    if (stop && stop())
+        return 0;
     uint64_t total = 0;
     for (int i = 0; i < l.count; i++) {
         make_move(pos, l.moves[i]);
-        total += perft(pos, depth - 1);
+        total += perft_until(pos, depth - 1, stop);
         unmake_move(pos);
     }
     return total;
 }
+
+uint64_t perft(Position *pos, int depth) { return perft_until(pos, depth, NULL); }

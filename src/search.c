@@ -1287,24 +1287,6 @@ static void *main_thread(void *arg)
 
 static int perft_depth;
 
-/* perft that gives up (returning 0) once stop is asked. */
-static uint64_t perft_stoppable(Position *pos, int depth)
-{
-    MoveList l;
-    gen_legal(pos, &l);
-    if (depth <= 1)
-        return (uint64_t)l.count;
-    if (stopped())
-        return 0;
-    uint64_t total = 0;
-    for (int i = 0; i < l.count; i++) {
-        make_move(pos, l.moves[i]);
-        total += perft_stoppable(pos, depth - 1);
-        unmake_move(pos);
-    }
-    return total;
-}
-
 static void *perft_thread(void *arg)
 {
     (void)arg;
@@ -1317,7 +1299,7 @@ static void *perft_thread(void *arg)
         uint64_t cnt = 1;
         if (perft_depth > 1) {
             make_move(pos, l.moves[i]);
-            cnt = perft_stoppable(pos, perft_depth - 1);
+            cnt = perft_until(pos, perft_depth - 1, stopped);
             unmake_move(pos);
         }
         if (stopped())
