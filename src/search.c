@@ -150,17 +150,8 @@ static int score_to_tt(int s, int ply)
     return s;
 }
 
-/* The TT key leaves out the halfmove clock, so a mate stored from a node
- * where it was low may be read where the 50-move rule comes first: such a
- * mate (further from the node than the plies left before the rule) is read
- * as the largest score that is no mate or tablebase result. Kept, it grew
- * to impossible mate distances (mate 56 in KR v K) that later searches lost. */
-static int score_from_tt(int s, int ply, int halfmove)
+static int score_from_tt(int s, int ply)
 {
-    if (s >= MATE_IN_MAX && MATE - s > 99 - halfmove)
-        return TB_WIN_BOUND - 1;
-    if (s <= -MATE_IN_MAX && MATE + s > 99 - halfmove)
-        return -TB_WIN_BOUND + 1;
     if (s >= TB_WIN_BOUND)
         return s - ply;
     if (s <= -TB_WIN_BOUND)
@@ -531,7 +522,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
     bool tthit = tt_probe(pos->key, &hit);
     if (tthit) {
         ttm = hit.move;
-        int s = score_from_tt(hit.score, ply, pos->halfmove);
+        int s = score_from_tt(hit.score, ply);
         if (!pv && bound_cuts(hit.bound, s, alpha, beta))
             return s;
     }
@@ -630,14 +621,10 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     TTHit hit = {0};
     bool tthit = tt_probe(pos->key, &hit);
     Move ttm = tthit ? hit.move : MOVE_NONE;
-    int ttscore = tthit ? score_from_tt(hit.score, ply, pos->halfmove) : 0;
+    int ttscore = tthit ? score_from_tt(hit.score, ply) : 0;
     if (root && t->nroot)
         ttm = t->root[t->pv_idx].move;
-    /* A mate score cuts only when its entry was searched at least as deep as
-     * the mate is long: a shallow entry's mate was grafted from other
-     * entries, and chains of such grafts made mate distances jump. */
-    bool tt_mate_shallow = abs(ttscore) >= MATE_IN_MAX && hit.depth < MATE - abs(ttscore);
-    if (!pv && !excluded && tthit && hit.depth >= depth && !tt_mate_shallow &&
+    if (!pv && !excluded && tthit && hit.depth >= depth &&
         bound_cuts(hit.bound, ttscore, alpha, beta)) {
         if (ttm != MOVE_NONE && ttscore >= beta && is_quiet(pos, ttm)) {
             static const Tried none;
@@ -683,8 +670,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
 
     if (!pv && !check) {
         /* 5. Reverse futility pruning. */
-        if (depth <= 8 && guess - 75 * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND &&
-            abs(guess) < TB_WIN_BOUND)
+        if (depth <= 8 && guess - 75 * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND)
             return guess;
 
         /* 6. Null move, with a zugzwang guard (only with pieces besides pawns). */
