@@ -101,8 +101,8 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
         mem[i] = (int16_t)(uint16_t)(p[0] | p[1] << 8);
     for (size_t i = nw1 + hidden; i < total; i++)
         if (mem[i] > 127 || mem[i] < -127) {
-            free(mem);
             snprintf(err, n, "an output weight of %d is out of range (|w| <= 127)", mem[i]);
+            free(mem);
             return false;
         }
     net->hidden = (int)hidden;
