@@ -605,5 +605,8 @@ int train_main(int argc, char **argv)
     free(acc);
     free(d.rec);
     free(val);
+    free(p.all), free(m.all), free(v.all), free(best.all);
+    for (int t = 0; t < a.threads; t++)
+        free(grad[t].all);
     return close ? 0 : 1;
 }
