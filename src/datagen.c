@@ -170,7 +170,15 @@ static long write_sample(Sample *s, int n, double result, const DatagenArgs *a, 
             p += sprintf(p, "%s | %.1f\n", s[i].fen, result);
         }
     }
+    /* A signal that ends the worker waits until the game is written whole:
+     * a short write would shift every record another worker appends. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
     bool ok = write_all(fd, buf, (size_t)(p - buf));
+    sigprocmask(SIG_SETMASK, &old, NULL);
     free(buf);
     return ok ? keep : -1;
 }
@@ -348,14 +356,16 @@ static int self_play(const DatagenArgs *a, int fd)
         open[0] = strdup(START_FEN);
         nopen = open[0] != NULL;
     }
-    if (!open || !nopen) {
-        fprintf(stderr, "datagen: cannot read openings from %s\n", a->openings);
-        free(open);
-        return 1;
-    }
-    Progress *pr = mmap(NULL, sizeof *pr, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    Progress *pr = open && nopen ? mmap(NULL, sizeof *pr, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+                                 : MAP_FAILED;
     if (pr == MAP_FAILED) {
-        fprintf(stderr, "datagen: no shared memory for the workers\n");
+        if (!open || !nopen)
+            fprintf(stderr, "datagen: cannot read openings from %s\n", a->openings ? a->openings : "memory");
+        else
+            fprintf(stderr, "datagen: no shared memory for the workers\n");
+        for (int i = 0; i < nopen; i++)
+            free(open[i]);
+        free(open);
         return 1;
     }
     memset(pr, 0, sizeof *pr);
