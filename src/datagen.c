@@ -105,14 +105,6 @@ static bool quiet_position(const Position *pos, Move best)
     return MOVE_KIND(best) == MK_CASTLE || pos->board[MOVE_TO(best)] == EMPTY;
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Plays n random legal moves; false when the game ends on the way. */
 static bool random_plies(Position *pos, int n, uint64_t *rng)
 {
@@ -122,7 +114,7 @@ static bool random_plies(Position *pos, int n, uint64_t *rng)
         if (l.count == 0)
             return false;
         pos_reserve(pos, 1);
-        make_move(pos, l.moves[rng_next(rng) % (uint64_t)l.count]);
+        make_move(pos, l.moves[xorshift64(rng) % (uint64_t)l.count]);
     }
     return true;
 }
@@ -159,7 +151,7 @@ static long write_sample(Sample *s, int n, double result, const DatagenArgs *a, 
     if (!buf)
         return -1;
     for (int i = 0; i < keep; i++) {
-        int j = i + (int)(rng_next(rng) % (uint64_t)(n - i));
+        int j = i + (int)(xorshift64(rng) % (uint64_t)(n - i));
         Sample tmp = s[i];
         s[i] = s[j], s[j] = tmp;
         if (a->binary) {
@@ -279,7 +271,7 @@ static void worker(const DatagenArgs *a, int fd, Progress *pr, int id, char **op
         if (atomic_fetch_add(&pr->started, 1) >= a->games && a->games)
             break;
         char err[160];
-        const char *opening = open[rng_next(&rng) % (uint64_t)nopen];
+        const char *opening = open[xorshift64(&rng) % (uint64_t)nopen];
         double result = -1;
         long written = 0;
         if (pos_set_fen(&pos, opening, err, sizeof err) && random_plies(&pos, a->random_plies, &rng))

@@ -354,14 +354,6 @@ static bool check_quantised(const char *path, const Params *p, const PackedPos *
 
 /* ---- The trainer ---- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static int usage(void)
 {
     fprintf(stderr,
@@ -488,11 +480,11 @@ int train_main(int argc, char **argv)
         /* Small random weights: the accumulators start inside SCReLU's slope. */
         float r1 = 0.5f / sqrtf(32.0f), r2 = 1.0f / sqrtf((float)a.hidden);
         for (size_t i = 0; i < (size_t)NNUE_INPUTS * a.hidden; i++)
-            p.w1[i] = r1 * (2.0f * (float)(rng_next(&rng) >> 11) / 9007199254740992.0f - 1.0f);
+            p.w1[i] = r1 * (2.0f * (float)(xorshift64(&rng) >> 11) / 9007199254740992.0f - 1.0f);
         for (int h = 0; h < a.hidden; h++)
             p.b1[h] = 0.25f;
         for (int h = 0; h < 2 * a.hidden; h++)
-            p.w2[h] = r2 * (2.0f * (float)(rng_next(&rng) >> 11) / 9007199254740992.0f - 1.0f);
+            p.w2[h] = r2 * (2.0f * (float)(xorshift64(&rng) >> 11) / 9007199254740992.0f - 1.0f);
     }
     FILE *log = a.log ? fopen(a.log, "w") : NULL;
     if (a.log && !log) {
@@ -528,7 +520,7 @@ int train_main(int argc, char **argv)
             int bs = (int)(per_epoch - seen < a.batch ? per_epoch - seen : a.batch);
             if (cursor + bs > d.n) { /* a new pass: shuffle */
                 for (long long i = d.n - 1; i > 0; i--) {
-                    long long j = (long long)(rng_next(&rng) % (uint64_t)(i + 1));
+                    long long j = (long long)(xorshift64(&rng) % (uint64_t)(i + 1));
                     uint32_t t = perm[i];
                     perm[i] = perm[j], perm[j] = t;
                 }

@@ -69,6 +69,15 @@ typedef struct {
     int count;
 } MoveList;
 
+/* Marsaglia's xorshift64 (13, 7, 17): the next value of a non-zero state. */
+static inline uint64_t xorshift64(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
 /* A middlegame/endgame pair, in centipawns. */
 typedef struct {
     int mg, eg;

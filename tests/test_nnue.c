@@ -19,13 +19,7 @@
 #include "zobrist.h"
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next(void) { return xorshift64(&rng); }
 static int rnd(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo + 1)); }
 
 static char dir[] = "/tmp/hexe-nnue-XXXXXX";

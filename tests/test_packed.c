@@ -13,13 +13,7 @@
 #include "zobrist.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next(void) { return xorshift64(&rng); }
 
 /* Packs pos, unpacks it, reads the FEN back and compares. */
 static void roundtrip(const Position *pos, int score, int result)
