@@ -5,11 +5,11 @@
 
 #include <stdio.h>
 
+#include "engine.h"
 #include "fen.h"
-#include "search.h"
+#include "output.h"
 #include "timeman.h"
 #include "tt.h"
-#include "uci.h"
 
 /* Openings from ../shared/openings/balanced-2000.epd, then middlegames and
  * endgames (the perft suite's test positions and hand-picked endings). */
@@ -67,16 +67,15 @@ static const char *const bench_fens[] = {
 };
 #define NBENCH ((int)(sizeof bench_fens / sizeof bench_fens[0]))
 
-void bench_run(int depth)
+void bench_run(int depth, int threads)
 {
     if (depth <= 0)
         depth = BENCH_DEPTH;
     size_t old_mb = tt_size_mb();
-    SearchOptions saved = search_options; /* bench: full strength, no tablebases */
-    search_options.skill = 20;
-    search_options.limit_strength = false;
-    search_options.multipv = 1;
-    search_options.syzygy_probe_limit = 0; /* the same count with or without tables */
+    /* bench's own parameters: full strength, one PV, no tablebases (the same
+     * count with or without tables), whatever the options say. */
+    SearchParams params = search_params_default();
+    params.tb.probe_limit = 0;
     tt_resize(16, 1);
     uint64_t total = 0;
     int64_t us = 0; /* search time only: clearing the hash is not searching */
@@ -84,23 +83,22 @@ void bench_run(int depth)
     for (int i = 0; i < NBENCH; i++) {
         char err[160], b[8];
         if (!pos_set_fen(&pos, bench_fens[i], err, sizeof err)) {
-            uci_send("info string bench position %d: %s", i + 1, err);
+            send_line("info string bench position %d: %s", i + 1, err);
             continue;
         }
-        search_clear();
+        engine_clear();
         Limits lim;
         limits_init(&lim);
         lim.depth = depth;
         int64_t t0 = now_us();
-        SearchResult r = search_sync(&pos, &lim, true);
+        SearchResult r = engine_search(&pos, &lim, &params, true);
         us += now_us() - t0;
         total += r.nodes;
-        uci_send("info string bench %2d/%d %-6s score %6d nodes %10llu  %s", i + 1, NBENCH,
-                 move_to_uci(r.best, false, b), r.score, (unsigned long long)r.nodes, bench_fens[i]);
+        send_line("info string bench %2d/%d %-6s score %6d nodes %10llu  %s", i + 1, NBENCH,
+                  move_to_uci(r.best, false, b), r.score, (unsigned long long)r.nodes, bench_fens[i]);
     }
     pos_free(&pos);
-    uci_send("%llu nodes %llu nps", (unsigned long long)total,
-             (unsigned long long)(us > 0 ? total * 1000000 / (uint64_t)us : total));
-    tt_resize(old_mb, saved.threads);
-    search_options = saved;
+    send_line("%llu nodes %llu nps", (unsigned long long)total,
+              (unsigned long long)(us > 0 ? total * 1000000 / (uint64_t)us : total));
+    tt_resize(old_mb, threads);
 }

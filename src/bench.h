@@ -5,7 +5,8 @@
 #define BENCH_DEPTH 13
 
 /* Searches the bench positions to `depth` (BENCH_DEPTH when 0) with one thread
- * and a cleared 16 MB hash; the last line is "<N> nodes <M> nps". */
-void bench_run(int depth);
+ * and a cleared 16 MB hash; the last line is "<N> nodes <M> nps". The hash
+ * then gets its old size back, cleared with `threads` threads. */
+void bench_run(int depth, int threads);
 
 #endif

@@ -9,6 +9,7 @@
  * knight .. 4 queen); castling is king-takes-rook (e1h1), as in Hexe. */
 #define _POSIX_C_SOURCE 200809L /* pread, readlink */
 #include "book.h"
+#include "files.h"
 #include "movegen.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ENTRY_SIZE 16
@@ -365,4 +367,67 @@ Move book_pick(const Book *book, const Position *pos, int selection, int min_wei
     BookEntry entries[MAX_MOVES];
     int n = book_probe(book, pos, entries, MAX_MOVES);
     return n > 0 ? book_choose(entries, n, selection, min_weight, rng_state) : MOVE_NONE;
+}
+
+/* ---- The engine's book ---- */
+
+static Book *engine_book;
+static uint64_t engine_rng;
+
+BookPolicy book_policy_default(void)
+{
+    return (BookPolicy){.own = true, .depth = 255, .selection = BOOK_WEIGHTED, .min_weight = 1};
+}
+
+bool book_use(const char *path, char *msg, size_t n)
+{
+    book_release();
+    if (!engine_rng) /* different games from one book in different runs */
+        engine_rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid();
+    if (!path[0]) {
+        snprintf(msg, n, "no opening book");
+        return true;
+    }
+    char err[256], full[1200];
+    path = beside_exe(path, full, sizeof full);
+    engine_book = book_open(path, err, sizeof err);
+    if (!engine_book) {
+        snprintf(msg, n, "book '%s' not used: %s; Hexe searches every move", path, err);
+        return false;
+    }
+    snprintf(msg, n, "book '%s' opened: %llu entries", path, (unsigned long long)book_size(engine_book));
+    return true;
+}
+
+bool book_in_use(void) { return engine_book != NULL; }
+
+void book_release(void)
+{
+    book_close(engine_book);
+    engine_book = NULL;
+}
+
+Move book_move_for(const Position *pos, const BookPolicy *policy, const Move *allowed, int nallowed, char *msg,
+                   size_t n)
+{
+    msg[0] = '\0';
+    if (!policy->own || !engine_book || pos->fullmove > policy->depth)
+        return MOVE_NONE;
+    BookEntry e[MAX_MOVES];
+    int count = book_probe(engine_book, pos, e, MAX_MOVES);
+    if (count < 0) {
+        snprintf(msg, n, "book not used: %s", book_strerror(count));
+        return MOVE_NONE;
+    }
+    if (nallowed) { /* each entry kept at most once, so k <= i */
+        int k = 0;
+        for (int i = 0; i < count; i++)
+            for (int j = 0; j < nallowed; j++)
+                if (e[i].move == allowed[j]) {
+                    e[k++] = e[i];
+                    break;
+                }
+        count = k;
+    }
+    return book_choose(e, count, policy->selection, policy->min_weight, &engine_rng);
 }

@@ -70,4 +70,33 @@ Move book_choose(const BookEntry *entries, int n, int selection, int min_weight,
 Move book_pick(const Book *book, const Position *pos, int selection, int min_weight,
                uint64_t *rng_state);
 
+/* ---- The engine's book ---- */
+
+/* How the engine plays from its book: the options OwnBook, BookDepth,
+ * BookSelection and BookMinWeight. */
+typedef struct {
+    bool own;       /* play from the book at all */
+    int depth;      /* up to this move number */
+    int selection;  /* BOOK_BEST, BOOK_WEIGHTED or BOOK_UNIFORM */
+    int min_weight; /* entries below this weight are never played */
+} BookPolicy;
+
+/* On (when a book is in use), every move number, weighted, weight >= 1. */
+BookPolicy book_policy_default(void);
+
+/* The book the engine plays from, one at a time: path (relative paths such
+ * as BOOK_DEFAULT_NAME are found beside the executable first), or "" for
+ * none. msg gets a line for the host: "book '...' opened: N entries", or why
+ * not. On failure the engine has no book (false). */
+bool book_use(const char *path, char *msg, size_t n);
+bool book_in_use(void);
+void book_release(void);
+
+/* The move to play from the engine's book in pos, or MOVE_NONE: the policy
+ * is off, no book, past its depth, or no entry qualifies. Only moves among
+ * allowed (nallowed > 0; e.g. go searchmoves) take part. A failed probe
+ * leaves a line in msg (else msg[0] is 0). */
+Move book_move_for(const Position *pos, const BookPolicy *policy, const Move *allowed, int nallowed, char *msg,
+                   size_t n);
+
 #endif

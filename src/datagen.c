@@ -25,9 +25,9 @@
 #include "eval.h"
 #include "fen.h"
 #include "movegen.h"
+#include "engine.h"
 #include "packed.h"
 #include "san.h"
-#include "search.h"
 #include "tb.h"
 #include "timeman.h"
 #include "tt.h"
@@ -37,6 +37,7 @@ typedef struct {
     int games, nodes, hard_nodes, seed, skip_plies, random_plies, per_game, threads;
     long long target; /* --positions: stop once this many were written (0: no target) */
     bool binary;
+    SearchParams params; /* full strength, one thread, the default tablebase limits */
 } DatagenArgs;
 
 static int usage(void)
@@ -195,7 +196,7 @@ static double tb_result(const Position *pos)
  * gets the number of positions written (-1 on a write error). */
 static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, int fd, long *written)
 {
-    search_clear();
+    engine_clear();
     Sample *samples = malloc(MAX_SAMPLES * sizeof *samples);
     int nsamples = 0, ply = 0;
     double result = 0.5;
@@ -222,7 +223,7 @@ static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, int 
         limits_init(&lim);
         lim.soft_nodes = (uint64_t)a->nodes;
         lim.nodes = (uint64_t)a->hard_nodes;
-        SearchResult r = search_sync(pos, &lim, true);
+        SearchResult r = engine_search(pos, &lim, &a->params, true);
         int white_score = pos->side == WHITE ? r.score : -r.score;
         if (ply == 0 && abs(r.score) > 300)
             break; /* the random plies left a lopsided start */
@@ -572,7 +573,8 @@ static bool i_gave_random_plies(int argc, char **argv)
 
 int datagen_main(int argc, char **argv)
 {
-    DatagenArgs a = {NULL, "datagen.txt", NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, false};
+    DatagenArgs a = {NULL, "datagen.txt", NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, false,
+                     search_params_default()};
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--help") || !v)

@@ -5,26 +5,19 @@
 
 #include "bench.h"
 #include "datagen.h"
-#include "eval.h"
 #include "nettrain.h"
 #include "play.h"
+#include "startup.h"
 #include "train.h"
 #include "tune.h"
-#include "position.h"
 #include "uci.h"
-#include "zobrist.h"
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-    setvbuf(stdout, NULL, _IONBF, 0);
-    zobrist_init();
-    attack_init();
-    eval_init();
-    uci_init();
     /* Subcommands: `hexe bench [depth]`, `hexe play ...`, `hexe datagen ...`;
      * without one, the UCI loop reads standard input. */
     if (argc > 1 && !strcmp(argv[1], "bench")) {
-        bench_run(argc > 2 ? atoi(argv[2]) : 0);
+        bench_run(argc > 2 ? atoi(argv[2]) : 0, 1);
         return 0;
     }
     if (argc > 1 && !strcmp(argv[1], "play"))
@@ -37,6 +30,16 @@ int main(int argc, char **argv)
         return train_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "tune"))
         return tune_main(argc - 1, argv + 1);
+    uci_init();
     uci_loop(stdin);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    hexe_start(); /* hash, threads, tablebases and book for every subcommand */
+    int rc = run(argc, argv);
+    hexe_stop();
+    return rc;
 }

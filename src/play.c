@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "fen.h"
 #include "movegen.h"
 #include "san.h"
-#include "search.h"
 
 #define DEFAULT_PGN "hexe-games.pgn"
 
@@ -319,6 +319,7 @@ static void save_pgn(const Game *g, const Settings *s)
 typedef struct {
     const Position *pos;
     Limits lim;
+    SearchParams params;
     SearchResult result;
     atomic_bool done;
 } Think;
@@ -326,16 +327,17 @@ typedef struct {
 static void *think_thread(void *arg)
 {
     Think *t = arg;
-    t->result = search_sync(t->pos, &t->lim, true);
+    t->result = engine_search(t->pos, &t->lim, &t->params, true);
     atomic_store(&t->done, true);
     return NULL;
 }
 
 /* Hexe's move, searched in a second thread so that Ctrl-C can stop it at
  * once; false if the person interrupted. */
-static bool engine_think(const Position *pos, const Settings *s, SearchResult *out)
+static bool think(const Position *pos, const Settings *s, SearchResult *out)
 {
-    Think t = {.pos = pos};
+    Think t = {.pos = pos, .params = search_params_default()};
+    t.params.skill = s->level;
     limits_init(&t.lim);
     t.lim.movetime = (int64_t)(s->seconds * 1000 + 0.5);
     if (t.lim.movetime < 1)
@@ -355,7 +357,7 @@ static bool engine_think(const Position *pos, const Settings *s, SearchResult *o
     } else {
         while (!atomic_load(&t.done)) {
             if (interrupted)
-                search_stop(); /* again each time: the search may only just have started */
+                engine_stop(); /* again each time: the search may only just have started */
             struct timespec ts = {0, 5 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
@@ -511,7 +513,7 @@ static Outcome play_game(Game *g, const Settings *s)
         } else {
             printf("Hexe is thinking...\n");
             SearchResult r;
-            if (!engine_think(&g->pos, s, &r))
+            if (!think(&g->pos, s, &r))
                 return GAME_INTERRUPTED;
             if (r.best == MOVE_NONE) { /* cannot happen: game_over saw a legal move */
                 printf("Hexe found no move.\n");
@@ -636,8 +638,6 @@ int play_main(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
-    search_options.skill = s.level;
-    search_options.limit_strength = false;
     printf("Hexe %s: you play %s, Hexe plays %s at level %d with %g s a move.\n"
            "Type moves like Nf3 or g1f3; type help for the commands.\n",
            HEXE_VERSION, side_name(s.person), side_name(s.person ^ 1), s.level, s.seconds);
@@ -647,7 +647,7 @@ int play_main(int argc, char **argv)
     for (int round = 1;; round++) {
         if (!game_start(&g, &s, round))
             break;
-        search_clear();
+        engine_clear();
         Outcome o = play_game(&g, &s);
         if (o != GAME_OVER) {
             g.result = "*";

@@ -18,11 +18,11 @@ static const struct {
 } elo_anchors[] = {{1000, 0}, {1500, 7.6}, {2000, 14.4}, {2250, 20}};
 #define NANCHORS ((int)(sizeof elo_anchors / sizeof elo_anchors[0]))
 
-double strength_level(void)
+double strength_level(const SearchParams *p)
 {
-    if (!search_options.limit_strength)
-        return search_options.skill < 20 ? search_options.skill : 20;
-    int e = search_options.elo;
+    if (!p->limit_strength)
+        return p->skill < 20 ? p->skill : 20;
+    int e = p->elo;
     if (e <= elo_anchors[0].elo)
         return elo_anchors[0].level;
     for (int i = 1; i < NANCHORS; i++)
@@ -33,7 +33,7 @@ double strength_level(void)
     return elo_anchors[NANCHORS - 1].level;
 }
 
-bool strength_limited(void) { return strength_level() < 20; }
+bool strength_limited(const SearchParams *p) { return strength_level(p) < 20; }
 
 static uint64_t node_budget(double level) { return (uint64_t)(60 * pow(1.55, level)); }
 
@@ -46,11 +46,11 @@ static double rng_uniform(void)
     return (rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 
-void strength_limit(Limits *lim)
+void strength_limit(Limits *lim, const SearchParams *p)
 {
-    if (!strength_limited())
+    if (!strength_limited(p))
         return;
-    uint64_t budget = node_budget(strength_level());
+    uint64_t budget = node_budget(strength_level(p));
     if (!lim->nodes || lim->nodes > budget)
         lim->nodes = budget;
     rng_state ^= (uint64_t)now_ms() * 0x2545F4914F6CDD1DULL;
@@ -60,13 +60,13 @@ void strength_limit(Limits *lim)
 
 /* A soft-max over the score deficits: weight exp(-deficit / temperature),
  * nothing further behind than four temperatures. */
-int strength_pick(const int *scores, int n)
+int strength_pick(const int *scores, int n, const SearchParams *p)
 {
-    if (!strength_limited() || n < 2)
+    if (!strength_limited(p) || n < 2)
         return 0;
     if (n > STRENGTH_CHOICES)
         n = STRENGTH_CHOICES;
-    double temp = 5 + 2 * (20 - strength_level()); /* centipawns */
+    double temp = 5 + 2 * (20 - strength_level(p)); /* centipawns */
     double w[STRENGTH_CHOICES], sum = 0;
     for (int i = 0; i < n; i++) {
         int s = scores[i];

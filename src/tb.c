@@ -1,6 +1,7 @@
-/* tb.c - Syzygy tablebases through Fathom: path set-up with file checks,
- * Position -> bitboards, WDL probes, and the root probe that ranks the root
- * moves and picks the one to play. Fathom itself is linked (-lfathom). */
+/* tb.c - Syzygy tablebases through Fathom: setting the path up (each file
+ * checked by tb_files.c, every table set up before the search threads probe)
+ * and the probe limits. The probes are in tb_probe.c. Fathom itself is
+ * linked (-lfathom). */
 #define _POSIX_C_SOURCE 200809L /* strdup, readlink, opendir under -std=c17 */
 #include "tb.h"
 
@@ -24,7 +25,7 @@
 #include "files.h"
 #include "md5.h"
 #include "movegen.h"
-#include "tb_checksums.h"
+#include "tb_files.h"
 
 #if TB_LOSS != 0 || TB_BLESSED_LOSS != 1 || TB_DRAW != 2 || TB_CURSED_WIN != 3 || TB_WIN != 4
 #error "tb.h's WDL values must equal Fathom's"
@@ -34,12 +35,6 @@
  * its path is set to "" (and probing then would touch freed memory), so
  * every probe checks this value instead. Written only by tb_set_path(). */
 static int tb_largest;
-
-/* Syzygy file checks: the first four bytes (little-endian magic numbers) and
- * the size, which the generator always pads to 16 modulo 64 bytes. */
-static const unsigned char WDL_MAGIC[4] = {0x71, 0xe8, 0x23, 0x5d};
-static const unsigned char DTZ_MAGIC[4] = {0xd7, 0x66, 0x0c, 0xa5};
-#define TB_MIN_FILE_SIZE 80
 
 /* ---- Messages ---- */
 
@@ -60,221 +55,6 @@ static void msg_add(Msg *m, const char *fmt, ...)
         m->len = m->len + (size_t)k < m->size ? m->len + (size_t)k : m->size - 1;
 }
 
-/* ---- Path set-up ---- */
-
-/* "KQRvKR.rtbw" -> 5 pieces (WDL); returns 0 for a name that is no table. */
-static int table_name_pieces(const char *name, bool *dtz)
-{
-    size_t len = strlen(name);
-    if (len < 8 || (strcmp(name + len - 5, ".rtbw") && strcmp(name + len - 5, ".rtbz")))
-        return 0;
-    *dtz = name[len - 1] == 'z';
-    int pieces = 0, sides = 0;
-    for (size_t i = 0; i < len - 5; i++) {
-        char c = name[i];
-        if (c == 'v') {
-            if (i == 0 || name[i + 1] != 'K')
-                return 0;
-            sides++;
-        } else if (strchr("KQRBNP", c)) {
-            if (c == 'K' && i > 0 && name[i - 1] != 'v')
-                return 0;
-            pieces++;
-        } else {
-            return 0;
-        }
-    }
-    return sides == 1 && name[0] == 'K' && pieces >= 3 ? pieces : 0;
-}
-
-/* ---- Damaged files ----
- *
- * Fathom trusts its files: a damaged table with the right magic number and
- * size makes it fail an assertion, recurse without end or read wild memory
- * on the first probe. A file whose name is in the published list
- * (tb_checksums.c) must have one of the published MD5 checksums; any other
- * table file is first probed in a child process, and refused when the child
- * dies or hangs. The verdicts are kept per file (device, inode, size and
- * modification time), so setting the same path again costs nothing. */
-
-typedef struct {
-    dev_t dev;
-    ino_t ino;
-    off_t size;
-    struct timespec mtime;
-    bool ok;
-} Verdict;
-static Verdict *verdicts;
-static int nverdicts, verdicts_cap;
-
-static Verdict *verdict_of(const struct stat *st)
-{
-    for (int i = 0; i < nverdicts; i++)
-        if (verdicts[i].dev == st->st_dev && verdicts[i].ino == st->st_ino && verdicts[i].size == st->st_size &&
-            verdicts[i].mtime.tv_sec == st->st_mtim.tv_sec && verdicts[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
-            return &verdicts[i];
-    return NULL;
-}
-
-static void remember_verdict(const struct stat *st, bool ok)
-{
-    if (nverdicts == verdicts_cap) {
-        int cap = verdicts_cap ? 2 * verdicts_cap : 256;
-        Verdict *nv = realloc(verdicts, (size_t)cap * sizeof *nv);
-        if (!nv)
-            return; /* checked again next time */
-        verdicts = nv;
-        verdicts_cap = cap;
-    }
-    verdicts[nverdicts++] = (Verdict){st->st_dev, st->st_ino, st->st_size, st->st_mtim, ok};
-}
-
-/* Whether the name is in the published list. */
-static bool checksum_listed(const char *name)
-{
-    for (int i = 0; i < tb_checksum_count; i++)
-        if (!strcmp(tb_checksums[i].name, name))
-            return true;
-    return false;
-}
-
-/* NULL when the open file fd (at offset 0) has a published checksum of its
- * name, else why not. */
-static const char *check_checksum(int fd, const struct stat *st, const char *name, char *why, size_t n)
-{
-    Verdict *v = verdict_of(st);
-    if (v)
-        return v->ok ? NULL : "damaged: its MD5 checksum is not the published one";
-    unsigned char digest[16];
-    char hex[33];
-    if (!md5_fd(fd, digest)) {
-        snprintf(why, n, "unreadable (%s)", strerror(errno));
-        return why;
-    }
-    md5_hex(digest, hex);
-    bool ok = false;
-    for (int i = 0; i < tb_checksum_count && !ok; i++)
-        ok = !strcmp(tb_checksums[i].name, name) && !strcmp(tb_checksums[i].md5, hex);
-    remember_verdict(st, ok);
-    if (ok)
-        return NULL;
-    snprintf(why, n, "damaged: MD5 %s is not the published checksum", hex);
-    return why;
-}
-
-/* Checks one table file; returns NULL when it looks fine, else why not.
- * *unlisted: a good-looking file whose name has no published checksum (it
- * still needs a probe in a child process). Anything but a regular file is
- * refused before it is opened: opening a FIFO would block. */
-static const char *check_table_file(const char *path, const char *name, bool dtz, bool *unlisted, char *why,
-                                    size_t n)
-{
-    struct stat st;
-    *unlisted = false;
-    if (stat(path, &st) != 0) {
-        snprintf(why, n, "unreadable (%s)", strerror(errno));
-        return why;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(why, n, "not a regular file (%s); not opened",
-                 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
-                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
-                 : "not a plain file");
-        return why;
-    }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* never blocks, should it change meanwhile */
-    if (fd < 0) {
-        snprintf(why, n, "unreadable (%s)", strerror(errno));
-        return why;
-    }
-    unsigned char head[4];
-    const char *res = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        res = "not a regular file";
-    } else if (st.st_size < TB_MIN_FILE_SIZE || (st.st_size & 63) != 16) {
-        snprintf(why, n, "truncated or padded wrongly (%lld bytes)", (long long)st.st_size);
-        res = why;
-    } else if (read(fd, head, 4) != 4) {
-        snprintf(why, n, "unreadable (%s)", strerror(errno));
-        res = why;
-    } else if (memcmp(head, dtz ? DTZ_MAGIC : WDL_MAGIC, 4)) {
-        snprintf(why, n, "wrong magic number: not a Syzygy %s file", dtz ? "DTZ" : "WDL");
-        res = why;
-    } else if (!checksum_listed(name)) {
-        *unlisted = true;
-    } else if (lseek(fd, 0, SEEK_SET) != 0) {
-        snprintf(why, n, "unreadable (%s)", strerror(errno));
-        res = why;
-    } else {
-        res = check_checksum(fd, &st, name, why, n);
-    }
-    close(fd);
-    return res;
-}
-
-/* A set of file names, to count each table file once across directories
- * (Fathom opens the first one it finds along the path). */
-typedef struct {
-    char (*names)[32];
-    bool *good;
-    bool *unlisted; /* good so far, but with no published checksum: probe it in a child */
-    char **paths;   /* where the file is (the first copy along the path) */
-    int count, cap;
-} NameSet;
-
-static int nameset_find(const NameSet *s, const char *name)
-{
-    for (int i = 0; i < s->count; i++)
-        if (!strcmp(s->names[i], name))
-            return i;
-    return -1;
-}
-
-static bool nameset_add(NameSet *s, const char *name, const char *path, bool good, bool unlisted)
-{
-    if (s->count == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 256;
-        char (*nn)[32] = realloc(s->names, (size_t)cap * sizeof *nn);
-        if (!nn)
-            return false;
-        s->names = nn;
-        bool *ng = realloc(s->good, (size_t)cap * sizeof *ng);
-        if (!ng)
-            return false;
-        s->good = ng;
-        bool *nu = realloc(s->unlisted, (size_t)cap * sizeof *nu);
-        if (!nu)
-            return false;
-        s->unlisted = nu;
-        char **np = realloc(s->paths, (size_t)cap * sizeof *np);
-        if (!np)
-            return false;
-        s->paths = np;
-        s->cap = cap;
-    }
-    size_t len = strlen(name);
-    char *p = strdup(path);
-    if (len >= sizeof s->names[0] || !p) {
-        free(p);
-        return false;
-    }
-    memcpy(s->names[s->count], name, len + 1);
-    s->paths[s->count] = p;
-    s->unlisted[s->count] = unlisted;
-    s->good[s->count++] = good;
-    return true;
-}
-
-static void nameset_free(NameSet *s)
-{
-    for (int i = 0; i < s->count; i++)
-        free(s->paths[i]);
-    free(s->paths);
-    free(s->names);
-    free(s->good);
-    free(s->unlisted);
-}
-
 /* ---- Private folders of links ----
  * Fathom opens tables by name along its path and cannot be told to skip a
  * file. When some file was refused, Fathom gets a folder of links to the
@@ -282,43 +62,6 @@ static void nameset_free(NameSet *s)
  * and at exit); a table is probed in a child process from such a folder too. */
 
 static char links_dir[PATH_MAX]; /* the folder Fathom uses now, or "" */
-
-static bool make_links_dir(char *out, size_t n)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(out, n, "%s/hexe-tables-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(out))
-        return true;
-    out[0] = '\0';
-    return false;
-}
-
-static bool add_link(const char *dir, const char *name, const char *target)
-{
-    char abs[PATH_MAX], link[PATH_MAX + 64];
-    if (!realpath(target, abs))
-        return false;
-    snprintf(link, sizeof link, "%s/%s", dir, name);
-    return symlink(abs, link) == 0;
-}
-
-static void remove_links_dir(char *dir)
-{
-    if (!dir[0])
-        return;
-    DIR *d = opendir(dir);
-    if (d) {
-        char path[PATH_MAX + 300];
-        for (struct dirent *e; (e = readdir(d));)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                unlink(path);
-            }
-        closedir(d);
-    }
-    rmdir(dir);
-    dir[0] = '\0';
-}
 
 static void remove_links_at_exit(void) { remove_links_dir(links_dir); }
 
@@ -606,10 +349,10 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
             const char *bad = check_table_file(path, e->d_name, dtz, &unlisted, why, sizeof why);
             if (unlisted) {
                 struct stat fst;
-                Verdict *v = stat(path, &fst) == 0 ? verdict_of(&fst) : NULL;
-                if (v) { /* probed before */
+                int verdict = stat(path, &fst) == 0 ? known_verdict(&fst) : -1;
+                if (verdict >= 0) { /* probed before */
                     unlisted = false;
-                    if (!v->ok)
+                    if (!verdict)
                         bad = "damaged: a test probe failed earlier";
                 }
             }
@@ -717,6 +460,13 @@ int tb_max_pieces(void)
     return tb_largest;
 }
 
+TbParams tb_params_default(void) { return (TbParams){.probe_depth = 1, .probe_limit = 5, .rule50 = true}; }
+
+int tb_probe_limit(const TbParams *p)
+{
+    return p->probe_limit < tb_largest ? p->probe_limit : tb_largest;
+}
+
 static bool dir_has_tables(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -748,290 +498,3 @@ bool tb_default_path(char *out, size_t n)
     return false;
 }
 
-/* ---- Positions and moves ---- */
-
-void tb_boards(const Position *pos, TbBoards *b)
-{
-    memset(b, 0, sizeof *b);
-    for (int c = WHITE; c <= BLACK; c++) {
-        uint64_t *side = c == WHITE ? &b->white : &b->black;
-        for (int i = 0; i < pos->npieces[c]; i++) {
-            int sq = pos->pieces[c][i];
-            uint64_t bit = 1ULL << SQ64(sq);
-            *side |= bit;
-            switch (PTYPE(pos->board[sq])) {
-            case KING: b->kings |= bit; break;
-            case QUEEN: b->queens |= bit; break;
-            case ROOK: b->rooks |= bit; break;
-            case BISHOP: b->bishops |= bit; break;
-            case KNIGHT: b->knights |= bit; break;
-            default: break;
-            }
-        }
-        for (int i = 0; i < pos->npawns[c]; i++) {
-            uint64_t bit = 1ULL << SQ64(pos->pawns[c][i]);
-            *side |= bit;
-            b->pawns |= bit;
-        }
-    }
-    b->ep = pos->ep == NO_SQ ? 0 : (unsigned)SQ64(pos->ep);
-    b->rule50 = (unsigned)(pos->halfmove < 100 ? pos->halfmove : 100);
-    b->turn = pos->side == WHITE;
-}
-
-static int piece_count(const Position *pos)
-{
-    return pos->npieces[WHITE] + pos->npieces[BLACK] + pos->npawns[WHITE] + pos->npawns[BLACK];
-}
-
-int tb_probe_wdl_pos(const Position *pos)
-{
-    int largest = tb_largest;
-    if (!largest || pos->castle || pos->halfmove || piece_count(pos) > largest)
-        return -1;
-    TbBoards b;
-    tb_boards(pos, &b);
-    unsigned r = tb_probe_wdl(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
-                              b.pawns, 0, 0, b.ep, b.turn);
-    return r == TB_RESULT_FAILED ? -1 : (int)r;
-}
-
-int tb_wdl_score(int wdl, int ply, bool rule50)
-{
-    int win = TB_WIN_SCORE - TB_MAX_DTZ - ply;
-    switch (wdl) {
-    case TB_WIN: return win;
-    case TB_CURSED_WIN: return rule50 ? 0 : win;
-    case TB_BLESSED_LOSS: return rule50 ? 0 : -win;
-    case TB_LOSS: return -win;
-    default: return 0;
-    }
-}
-
-/* Index of the root move with Fathom's from/to/promotion, or -1. */
-static int find_move(const TbRootResult *r, unsigned from, unsigned to, unsigned promotes)
-{
-    int promo = promotes == TB_PROMOTES_NONE ? 0 : 6 - (int)promotes; /* 1 Q .. 4 N -> QUEEN .. KNIGHT */
-    for (int i = 0; i < r->count; i++) {
-        Move mv = r->moves[i].move;
-        int mpromo = MOVE_KIND(mv) == MK_PROMO ? MOVE_PROMO(mv) : 0;
-        if ((unsigned)(mv & 63) == to && (unsigned)((mv >> 6) & 63) == from && mpromo == promo)
-            return i;
-    }
-    return -1;
-}
-
-/* Has a position repeated since the last capture or pawn move? Fathom then
- * ranks wins that are not sure to beat the 50-move rule lower. */
-static bool repeated_since_zeroing(const Position *pos)
-{
-    int back = pos->halfmove < pos->hply ? pos->halfmove : pos->hply;
-    for (int i = 0; i <= back; i++) {
-        uint64_t ki = i == 0 ? pos->key : pos->hist[pos->hply - i].key;
-        for (int j = i + 4; j <= back; j += 2)
-            if (pos->hist[pos->hply - j].key == ki)
-                return true;
-    }
-    return false;
-}
-
-/* wdl folded to TB_WIN, TB_DRAW or TB_LOSS. */
-static int fold(int wdl, bool rule50)
-{
-    if (wdl == TB_WIN || (wdl == TB_CURSED_WIN && !rule50))
-        return TB_WIN;
-    if (wdl == TB_LOSS || (wdl == TB_BLESSED_LOSS && !rule50))
-        return TB_LOSS;
-    return TB_DRAW;
-}
-
-static int signed_dtz(int wdl, unsigned dtz)
-{
-    return wdl > TB_DRAW ? (int)dtz : wdl < TB_DRAW ? -(int)dtz : 0;
-}
-
-/* Replies' DTZ after a winning zeroing move, for tie-breaks (0: unknown). */
-static int reply_dtz(Position *tmp, Move mv)
-{
-    make_move(tmp, mv);
-    TbBoards b;
-    tb_boards(tmp, &b);
-    unsigned res = tb_probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
-                                 b.pawns, 0, 0, b.ep, b.turn, NULL);
-    unmake_move(tmp);
-    if (res == TB_RESULT_FAILED || res == TB_RESULT_CHECKMATE || res == TB_RESULT_STALEMATE)
-        return 0;
-    return (int)TB_GET_DTZ(res);
-}
-
-bool tb_probe_root_moves(const Position *pos, bool rule50, TbRootResult *out)
-{
-    /* Too big for a thread's stack; the root probe is single-threaded anyway. */
-    static struct TbRootMoves rm;
-    static unsigned results[TB_MAX_MOVES];
-
-    out->count = 0;
-    out->best = MOVE_NONE;
-    out->score = 0;
-    if (!tb_largest || pos->castle || piece_count(pos) > tb_largest)
-        return false;
-    MoveList legal;
-    gen_legal(pos, &legal);
-    if (legal.count == 0)
-        return false;
-
-    Position tmp = {0};
-    pos_copy(&tmp, pos);
-    out->count = legal.count;
-    for (int i = 0; i < legal.count; i++) {
-        TbRootMove *m = &out->moves[i];
-        Move mv = legal.moves[i];
-        memset(m, 0, sizeof *m);
-        m->move = mv;
-        m->zeroing = pos->board[MOVE_TO(mv)] != EMPTY || PTYPE(pos->board[MOVE_FROM(mv)]) == PAWN;
-        make_move(&tmp, mv);
-        MoveList replies;
-        gen_legal(&tmp, &replies);
-        m->mate = replies.count == 0 && in_check(&tmp);
-        unmake_move(&tmp);
-    }
-
-    TbBoards b;
-    tb_boards(pos, &b);
-    bool ok = true;
-
-    /* 1. WDL and DTZ of the root and of every move (Fathom's DTZ root probe). */
-    unsigned res = tb_probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
-                                 b.pawns, b.rule50, 0, b.ep, b.turn, results);
-    out->dtz_ok = res != TB_RESULT_FAILED && res != TB_RESULT_CHECKMATE && res != TB_RESULT_STALEMATE;
-    if (out->dtz_ok) {
-        out->wdl = (int)TB_GET_WDL(res);
-        out->dtz = signed_dtz(out->wdl, TB_GET_DTZ(res));
-        int found = 0;
-        for (int k = 0; k < TB_MAX_MOVES && results[k] != TB_RESULT_FAILED; k++) {
-            int i = find_move(out, TB_GET_FROM(results[k]), TB_GET_TO(results[k]), TB_GET_PROMOTES(results[k]));
-            if (i < 0) {
-                ok = false;
-                break;
-            }
-            out->moves[i].wdl = (int)TB_GET_WDL(results[k]);
-            out->moves[i].dtz = signed_dtz(out->moves[i].wdl, TB_GET_DTZ(results[k]));
-            found++;
-        }
-        ok = ok && found == out->count;
-    }
-
-    /* 2. Fathom's ranks and scores: from the DTZ tables, or from the WDL
-     * tables when DTZ ones are missing. */
-    bool repeated = repeated_since_zeroing(pos);
-    int got = ok && out->dtz_ok
-                  ? tb_probe_root_dtz(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
-                                      b.pawns, b.rule50, 0, b.ep, b.turn, repeated, rule50, &rm)
-                  : 0;
-    if (ok && !got) {
-        out->dtz_ok = false;
-        got = tb_probe_root_wdl(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
-                                b.pawns, b.rule50, 0, b.ep, b.turn, rule50, &rm);
-    }
-    ok = ok && got && (int)rm.size == out->count;
-    out->best_rank = -1000000;
-    for (unsigned k = 0; ok && k < rm.size; k++) {
-        TbMove tm = rm.moves[k].move;
-        int i = find_move(out, TB_MOVE_FROM(tm), TB_MOVE_TO(tm), TB_MOVE_PROMOTES(tm));
-        if (i < 0) {
-            ok = false;
-            break;
-        }
-        out->moves[i].tb_rank = rm.moves[k].tbRank;
-        out->moves[i].tb_score = rm.moves[k].tbScore;
-        if (rm.moves[k].tbRank > out->best_rank)
-            out->best_rank = rm.moves[k].tbRank;
-    }
-
-    /* 3. Without DTZ tables: each move's WDL from the WDL table of the
-     * position it leads to (the halfmove clock cannot be counted then). */
-    if (ok && !out->dtz_ok) {
-        out->wdl = TB_LOSS;
-        out->dtz = 0;
-        for (int i = 0; ok && i < out->count; i++) {
-            TbRootMove *m = &out->moves[i];
-            make_move(&tmp, m->move);
-            TbBoards c;
-            tb_boards(&tmp, &c);
-            unsigned w = tb_probe_wdl(c.white, c.black, c.kings, c.queens, c.rooks, c.bishops, c.knights,
-                                      c.pawns, 0, 0, c.ep, c.turn);
-            unmake_move(&tmp);
-            ok = w != TB_RESULT_FAILED;
-            m->wdl = ok ? TB_WIN - (int)w : TB_DRAW;
-            m->dtz = 0;
-            if (m->wdl > out->wdl)
-                out->wdl = m->wdl;
-        }
-    }
-
-    /* 4. Tie-break data for winning zeroing moves. */
-    if (ok && out->dtz_ok && fold(out->wdl, rule50) == TB_WIN) {
-        int nzero = 0;
-        for (int i = 0; i < out->count; i++)
-            nzero += out->moves[i].zeroing && out->moves[i].wdl == TB_WIN && !out->moves[i].mate;
-        for (int i = 0; nzero > 1 && i < out->count; i++) {
-            TbRootMove *m = &out->moves[i];
-            if (m->zeroing && m->wdl == TB_WIN && !m->mate)
-                m->reply_dtz = reply_dtz(&tmp, m->move);
-        }
-    }
-    pos_free(&tmp);
-    if (!ok) {
-        out->count = 0;
-        return false;
-    }
-    tb_pick_root_move(out, rule50);
-    return true;
-}
-
-/* Is a a better choice than b, both keeping the root result `result`? */
-static bool better(const TbRootMove *a, const TbRootMove *b, int result)
-{
-    if (a->wdl != b->wdl)
-        return a->wdl > b->wdl;
-    if (result == TB_WIN || a->wdl > TB_DRAW) {
-        if (a->mate != b->mate)
-            return a->mate;
-        if (a->dtz != b->dtz && a->dtz > 0 && b->dtz > 0)
-            return a->dtz < b->dtz;
-        if (a->zeroing != b->zeroing)
-            return a->zeroing;
-        if (a->zeroing && a->reply_dtz != b->reply_dtz && a->reply_dtz > 0 && b->reply_dtz > 0)
-            return a->reply_dtz < b->reply_dtz;
-        return false;
-    }
-    if (a->wdl < TB_DRAW) /* losing, or a blessed loss kept as a draw: resist longest */
-        return a->dtz < b->dtz;
-    return false;
-}
-
-Move tb_pick_root_move(TbRootResult *r, bool rule50)
-{
-    r->best = MOVE_NONE;
-    r->score = 0;
-    if (r->count == 0)
-        return MOVE_NONE;
-    int result = TB_LOSS;
-    for (int i = 0; i < r->count; i++)
-        if (fold(r->moves[i].wdl, rule50) > result)
-            result = fold(r->moves[i].wdl, rule50);
-    r->result = result;
-    int best = -1;
-    for (int i = 0; i < r->count; i++) {
-        TbRootMove *m = &r->moves[i];
-        m->keeps = fold(m->wdl, rule50) == result;
-        if (m->keeps && (best < 0 || better(m, &r->moves[best], result)))
-            best = i;
-    }
-    const TbRootMove *b = &r->moves[best];
-    int d = b->dtz < 0 ? -b->dtz : b->dtz;
-    int dist = d == 0 || d > TB_MAX_DTZ ? TB_MAX_DTZ : d;
-    r->best = b->move;
-    r->score = result == TB_WIN ? TB_WIN_SCORE - dist : result == TB_LOSS ? -(TB_WIN_SCORE - dist) : 0;
-    return r->best;
-}

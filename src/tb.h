@@ -51,6 +51,20 @@ bool tb_set_path(const char *paths, char *msg, size_t n);
 /* Largest piece count (kings included) the loaded tables cover; 0 when off. */
 int tb_max_pieces(void);
 
+/* How the search uses the tables (the options SyzygyProbeDepth,
+ * SyzygyProbeLimit and Syzygy50MoveRule). */
+typedef struct {
+    int probe_depth; /* probe in the tree only this deep or deeper (1..100) ... */
+    int probe_limit; /* ... with at most this many pieces (0..7; 0: not at all) */
+    bool rule50;     /* count the 50-move rule: a cursed win is a draw */
+} TbParams;
+
+/* Depth 1, 5 pieces, the 50-move rule counted. */
+TbParams tb_params_default(void);
+
+/* Most pieces probed: the parameters' limit, capped at the largest table found. */
+int tb_probe_limit(const TbParams *p);
+
 /* WDL tables probed once by tb_set_path() (each must be: see tb.c). */
 int tb_tables_set_up(void);
 

@@ -1,6 +1,7 @@
 /* timeman.c - time allocation for every kind of time control. */
 #include "timeman.h"
 
+#include <stdlib.h>
 #include <time.h>
 
 int64_t now_us(void)
@@ -59,4 +60,23 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
     tp.soft = soft < 1 ? 1 : soft;
     tp.hard = hard < 1 ? 1 : hard;
     return tp;
+}
+
+bool time_soft_over(const TimePlan *p, int64_t elapsed, const Iteration *it)
+{
+    if (p->soft < 0 || p->fixed)
+        return false;
+    if (it->nroot == 1 && it->depth >= 4)
+        return true; /* a forced move: answer quickly */
+    /* Less time when the best move has stayed the same and takes most of the
+     * effort, more when it changes or has rivals. */
+    double scale = 1.3 - 0.1 * (it->stable < 6 ? it->stable : 6);
+    double node_scale = (1.5 - it->best_share) * 1.35;
+    scale *= node_scale < 1.5 ? node_scale : 1.5;
+    /* More time when the score has just fallen. */
+    if (it->prev_score != -INF && abs(it->score) < TB_WIN_BOUND) {
+        int fall = it->prev_score - it->score;
+        scale *= 1.0 + (fall <= 0 ? 0.0 : fall >= 100 ? 0.5 : fall / 200.0);
+    }
+    return elapsed >= (int64_t)(p->soft * scale);
 }

@@ -4,39 +4,26 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "book.h"
+#include "engine.h"
 #include "eval.h"
 #include "eval/nnue.h"
 #include "fen.h"
-#include "files.h"
 #include "movegen.h"
-#include "search.h"
+#include "output.h"
 #include "tb.h"
 #include "tt.h"
 
 static Position root_pos;
-static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void uci_send(const char *fmt, ...)
-{
-    va_list ap;
-    pthread_mutex_lock(&out_lock);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    fflush(stdout);
-    pthread_mutex_unlock(&out_lock);
-}
+/* The options: those the search takes at every go, and the front end's own. */
+static SearchParams params;
+static BookPolicy book_policy;
+static bool ponder_option, analyse_mode, chess960;
 
 char *read_line(FILE *in)
 {
@@ -112,7 +99,7 @@ typedef struct Option {
 
 static bool set_hash(const char *v, char *msg, size_t n)
 {
-    if (!tt_resize((size_t)atoll(v), search_options.threads)) {
+    if (!tt_resize((size_t)atoll(v), params.threads)) {
         snprintf(msg, n, "not enough memory for %s MB of hash; keeping %zu MB", v, tt_size_mb());
         return false;
     }
@@ -121,82 +108,35 @@ static bool set_hash(const char *v, char *msg, size_t n)
 static bool set_threads(const char *v, char *msg, size_t n)
 {
     (void)msg, (void)n;
-    search_set_threads(atoi(v));
+    engine_set_threads(atoi(v));
     return true;
 }
 static bool clear_hash(const char *v, char *msg, size_t n)
 {
     (void)v, (void)msg, (void)n;
-    search_clear();
+    engine_clear();
     return true;
 }
 static bool set_chess960(const char *v, char *m, size_t n)
 {
     (void)v, (void)m, (void)n;
-    root_pos.chess960 = search_options.chess960;
+    root_pos.chess960 = chess960;
     return true;
 }
-/* The opening book (OwnBook, BookFile, BookDepth, BookSelection, BookMinWeight). */
-static struct {
-    Book *book;
-    bool own;
-    int depth, selection, min_weight;
-    uint64_t rng;
-} bk = {NULL, false, 255, BOOK_WEIGHTED, 1, 0};
-
+/* The opening book: the file is the engine's (book.c), the policy an option set. */
 static bool set_own_book(const char *v, char *m, size_t n)
 {
     (void)v;
-    if (bk.own && !bk.book)
+    if (book_policy.own && !book_in_use())
         snprintf(m, n, "OwnBook is on but no book is open: set BookFile");
     return true;
 }
-static bool set_book_file(const char *v, char *m, size_t n)
-{
-    book_close(bk.book);
-    bk.book = NULL;
-    if (!v[0]) {
-        snprintf(m, n, "no opening book");
-        return true;
-    }
-    char err[256], path[1200];
-    v = beside_exe(v, path, sizeof path); /* the default books/book.bin works from anywhere */
-    bk.book = book_open(v, err, sizeof err);
-    if (!bk.book) {
-        snprintf(m, n, "book '%s' not used: %s; Hexe searches every move", v, err);
-        return false;
-    }
-    snprintf(m, n, "book '%s' opened: %llu entries", v, (unsigned long long)book_size(bk.book));
-    return true;
-}
+static bool set_book_file(const char *v, char *m, size_t n) { return book_use(v, m, n); }
 static bool set_book_selection(const char *v, char *m, size_t n)
 {
     (void)m, (void)n;
-    bk.selection = book_selection_parse(v);
-    return bk.selection >= 0;
-}
-/* A book move for `go`, or MOVE_NONE: only in play, not analysis or infinite. */
-static Move book_move_for(const Position *pos, const Limits *lim)
-{
-    if (!bk.own || !bk.book || lim->infinite || search_options.analyse_mode || pos->fullmove > bk.depth)
-        return MOVE_NONE;
-    BookEntry e[MAX_MOVES];
-    int n = book_probe(bk.book, pos, e, MAX_MOVES);
-    if (n < 0) {
-        uci_send("info string book not used: %s", book_strerror(n));
-        return MOVE_NONE;
-    }
-    if (lim->nsearchmoves) { /* only moves the GUI allows: each entry kept at most once, so k <= i */
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < lim->nsearchmoves; j++)
-                if (e[i].move == lim->searchmoves[j]) {
-                    e[k++] = e[i];
-                    break;
-                }
-        n = k;
-    }
-    return book_choose(e, n, bk.selection, bk.min_weight, &bk.rng);
+    book_policy.selection = book_selection_parse(v);
+    return book_policy.selection >= 0;
 }
 
 /* SyzygyPath: "" or <empty> means the tablebases/ folder beside the executable. */
@@ -226,8 +166,8 @@ static bool set_syzygy_path(const char *v, char *m, size_t n)
 static bool set_syzygy_limit(const char *v, char *m, size_t n)
 {
     (void)v;
-    if (search_options.syzygy_probe_limit > tb_max_pieces())
-        snprintf(m, n, "SyzygyProbeLimit %d: the largest tables found have %d pieces", search_options.syzygy_probe_limit,
+    if (params.tb.probe_limit > tb_max_pieces())
+        snprintf(m, n, "SyzygyProbeLimit %d: the largest tables found have %d pieces", params.tb.probe_limit,
                  tb_max_pieces());
     return true;
 }
@@ -237,7 +177,7 @@ static bool set_syzygy_limit(const char *v, char *m, size_t n)
 static bool eval_changed(const char *v, char *msg, size_t n)
 {
     (void)v, (void)msg, (void)n;
-    search_forget_evals();
+    engine_forget_evals();
     return true;
 }
 
@@ -297,38 +237,37 @@ static void add_bool(const char *name, bool *target, bool (*apply)(const char *,
 
 static void init_options(void)
 {
-    SearchOptions *so = &search_options;
-    add_option("Hash", OPT_SPIN, "16", 1, 65536, set_hash);
+    params = search_params_default();
+    book_policy = book_policy_default();
+    book_policy.own = book_in_use(); /* the default book opened at start-up */
+    SearchParams *so = &params;
+    char hash_mb[24];
+    snprintf(hash_mb, sizeof hash_mb, "%zu", tt_size_mb());
+    add_option("Hash", OPT_SPIN, hash_mb, 1, 65536, set_hash);
     add_option("Clear Hash", OPT_BUTTON, "", 0, 0, clear_hash);
     add_int("Threads", &so->threads, 1, 256);
     options[noptions - 1].apply = set_threads;
-    add_bool("Ponder", &so->ponder, NULL);
+    add_bool("Ponder", &ponder_option, NULL);
     add_int("MultiPV", &so->multipv, 1, 256);
     add_int("Move Overhead", &so->move_overhead, 0, 5000);
-    add_bool("UCI_Chess960", &so->chess960, set_chess960);
-    add_bool("UCI_AnalyseMode", &so->analyse_mode, NULL);
+    add_bool("UCI_Chess960", &chess960, set_chess960);
+    add_bool("UCI_AnalyseMode", &analyse_mode, NULL);
     add_bool("UCI_ShowWDL", &so->show_wdl, NULL);
     add_int("Skill Level", &so->skill, 0, 20);
     add_bool("UCI_LimitStrength", &so->limit_strength, NULL);
     add_int("UCI_Elo", &so->elo, 1000, 3000);
 
-    char msg[512];
-    set_book_file(BOOK_DEFAULT_NAME, msg, sizeof msg);
-    bk.own = bk.book != NULL;
-    bool have_book = bk.own;
-    bk.rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid();
-    add_bool("OwnBook", &bk.own, set_own_book);
-    add_option("BookFile", OPT_STRING, have_book ? BOOK_DEFAULT_NAME : "", 0, 0, set_book_file);
-    add_int("BookDepth", &bk.depth, 1, 255);
+    add_bool("OwnBook", &book_policy.own, set_own_book);
+    add_option("BookFile", OPT_STRING, book_in_use() ? BOOK_DEFAULT_NAME : "", 0, 0, set_book_file);
+    add_int("BookDepth", &book_policy.depth, 1, 255);
     Option *sel = add_option("BookSelection", OPT_COMBO, "weighted", 0, 0, set_book_selection);
     sel->vars[0] = "best", sel->vars[1] = "weighted", sel->vars[2] = "uniform";
-    add_int("BookMinWeight", &bk.min_weight, 0, 65535);
+    add_int("BookMinWeight", &book_policy.min_weight, 0, 65535);
 
-    set_syzygy_path("", msg, sizeof msg); /* the bundled 3-4-piece tables, when present */
     add_option("SyzygyPath", OPT_STRING, "", 0, 0, set_syzygy_path);
-    add_int("SyzygyProbeDepth", &so->syzygy_probe_depth, 1, 100);
-    add_bool("Syzygy50MoveRule", &so->syzygy_50_move_rule, NULL);
-    add_int("SyzygyProbeLimit", &so->syzygy_probe_limit, 0, 7);
+    add_int("SyzygyProbeDepth", &so->tb.probe_depth, 1, 100);
+    add_bool("Syzygy50MoveRule", &so->tb.rule50, NULL);
+    add_int("SyzygyProbeLimit", &so->tb.probe_limit, 0, 7);
     options[noptions - 1].apply = set_syzygy_limit;
 
     Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
@@ -348,24 +287,24 @@ static void print_options(void)
         Option *o = &options[i];
         switch (o->type) {
         case OPT_SPIN:
-            uci_send("option name %s type spin default %s min %lld max %lld", o->name, o->def, (long long)o->min,
+            send_line("option name %s type spin default %s min %lld max %lld", o->name, o->def, (long long)o->min,
                      (long long)o->max);
             break;
         case OPT_CHECK:
-            uci_send("option name %s type check default %s", o->name, o->def);
+            send_line("option name %s type check default %s", o->name, o->def);
             break;
         case OPT_STRING:
-            uci_send("option name %s type string default %s", o->name, o->def[0] ? o->def : "<empty>");
+            send_line("option name %s type string default %s", o->name, o->def[0] ? o->def : "<empty>");
             break;
         case OPT_BUTTON:
-            uci_send("option name %s type button", o->name);
+            send_line("option name %s type button", o->name);
             break;
         case OPT_COMBO: {
             char line[512];
             int n = snprintf(line, sizeof line, "option name %s type combo default %s", o->name, o->def);
             for (int k = 0; o->vars[k] && n < (int)sizeof line - 40; k++)
                 n += snprintf(line + n, sizeof line - (size_t)n, " var %s", o->vars[k]);
-            uci_send("%s", line);
+            send_line("%s", line);
             break;
         }
         }
@@ -377,7 +316,7 @@ static void cmd_setoption(const char *raw)
 {
     const char *p = strstr(raw, "name");
     if (!p || (p[4] != ' ' && p[4] != '\t')) {
-        uci_send("info string setoption needs 'name <option>'");
+        send_line("info string setoption needs 'name <option>'");
         return;
     }
     p += 4;
@@ -411,11 +350,11 @@ static void cmd_setoption(const char *raw)
         if (!strcasecmp(options[i].name, name))
             o = &options[i];
     if (!o) {
-        uci_send("info string no option named '%s'", name);
+        send_line("info string no option named '%s'", name);
         return;
     }
-    if (search_running()) {
-        uci_send("info string option '%s' not changed while a search is running; send it again after bestmove",
+    if (engine_running()) {
+        send_line("info string option '%s' not changed while a search is running; send it again after bestmove",
                  o->name);
         return;
     }
@@ -424,11 +363,11 @@ static void cmd_setoption(const char *raw)
     case OPT_SPIN: {
         int64_t x;
         if (!parse_int64(value, &x)) {
-            uci_send("info string option '%s' needs a whole number, not '%s'; unchanged", o->name, value);
+            send_line("info string option '%s' needs a whole number, not '%s'; unchanged", o->name, value);
             return;
         }
         if (x < o->min || x > o->max) {
-            uci_send("info string option '%s' must be between %lld and %lld, not %s; unchanged", o->name,
+            send_line("info string option '%s' must be between %lld and %lld, not %s; unchanged", o->name,
                      (long long)o->min, (long long)o->max, value);
             return;
         }
@@ -437,7 +376,7 @@ static void cmd_setoption(const char *raw)
     }
     case OPT_CHECK:
         if (strcasecmp(value, "true") && strcasecmp(value, "false")) {
-            uci_send("info string option '%s' needs true or false, not '%s'; unchanged", o->name, value);
+            send_line("info string option '%s' needs true or false, not '%s'; unchanged", o->name, value);
             return;
         }
         for (char *c = value; *c; c++)
@@ -451,7 +390,7 @@ static void cmd_setoption(const char *raw)
                 ok = true;
             }
         if (!ok) {
-            uci_send("info string option '%s' has no choice '%s'; unchanged", o->name, value);
+            send_line("info string option '%s' has no choice '%s'; unchanged", o->name, value);
             return;
         }
         break;
@@ -468,11 +407,11 @@ static void cmd_setoption(const char *raw)
     if (o->bool_value)
         *o->bool_value = !strcmp(value, "true");
     if (o->apply && !o->apply(value, msg, sizeof msg)) {
-        uci_send("info string %s", msg[0] ? msg : "option refused");
+        send_line("info string %s", msg[0] ? msg : "option refused");
         return;
     }
     if (msg[0])
-        uci_send("info string %s", msg);
+        send_line("info string %s", msg);
 }
 
 /* ---- position ---- */
@@ -482,7 +421,7 @@ static void cmd_position(char **tok, int n)
     int i = 1;
     char err[160];
     Position tmp = {0};
-    tmp.chess960 = search_options.chess960;
+    tmp.chess960 = chess960;
     if (i < n && !strcmp(tok[i], "startpos")) {
         pos_set_fen(&tmp, START_FEN, err, sizeof err);
         i++;
@@ -492,7 +431,7 @@ static void cmd_position(char **tok, int n)
         for (i++; i < n && strcmp(tok[i], "moves"); i++) {
             size_t tl = strlen(tok[i]);
             if (len + tl + 2 >= sizeof fen) {
-                uci_send("info string invalid FEN: too long; position unchanged");
+                send_line("info string invalid FEN: too long; position unchanged");
                 return;
             }
             if (len)
@@ -501,16 +440,16 @@ static void cmd_position(char **tok, int n)
             len += tl;
         }
         if (!pos_set_fen(&tmp, fen, err, sizeof err)) {
-            uci_send("info string invalid FEN '%s': %s; position unchanged", fen, err);
+            send_line("info string invalid FEN '%s': %s; position unchanged", fen, err);
             return;
         }
     } else {
-        uci_send("info string position needs 'startpos' or 'fen <FEN>'; position unchanged");
+        send_line("info string position needs 'startpos' or 'fen <FEN>'; position unchanged");
         return;
     }
     if (i < n && !strcmp(tok[i], "moves")) {
         if (!pos_reserve(&tmp, n - i + MAX_PLY)) {
-            uci_send("info string out of memory; position unchanged");
+            send_line("info string out of memory; position unchanged");
             pos_free(&tmp);
             return;
         }
@@ -518,7 +457,7 @@ static void cmd_position(char **tok, int n)
             Move m = parse_move(&tmp, tok[i]);
             if (m == MOVE_NONE) {
                 char fen[128];
-                uci_send("info string illegal move '%s' in the move list; position unchanged (still %s)", tok[i],
+                send_line("info string illegal move '%s' in the move list; position unchanged (still %s)", tok[i],
                          pos_get_fen(&root_pos, fen));
                 pos_free(&tmp);
                 return;
@@ -526,7 +465,7 @@ static void cmd_position(char **tok, int n)
             make_move(&tmp, m);
         }
     } else if (i < n) {
-        uci_send("info string unexpected '%s' after the position; ignored", tok[i]);
+        send_line("info string unexpected '%s' after the position; ignored", tok[i]);
     }
     pos_copy(&root_pos, &tmp);
     pos_free(&tmp);
@@ -538,10 +477,10 @@ static void cmd_perft(const char *arg)
 {
     int64_t depth;
     if (!arg || !parse_int64(arg, &depth) || depth < 1 || depth > 20) {
-        uci_send("info string go perft needs a depth from 1 to 20");
+        send_line("info string go perft needs a depth from 1 to 20");
         return;
     }
-    search_start_perft(&root_pos, (int)depth); /* on the search thread: isready, stop and quit answered */
+    engine_perft(&root_pos, (int)depth); /* on the search thread: isready, stop and quit answered */
 }
 
 static bool is_go_keyword(const char *s)
@@ -557,8 +496,8 @@ static bool is_go_keyword(const char *s)
 static void cmd_go(char **tok, int n)
 {
     if (n >= 2 && !strcmp(tok[1], "perft")) {
-        if (search_running()) {
-            uci_send("info string go perft refused while a search is running");
+        if (engine_running()) {
+            send_line("info string go perft refused while a search is running");
             return;
         }
         cmd_perft(n >= 3 ? tok[2] : NULL);
@@ -579,7 +518,7 @@ static void cmd_go(char **tok, int n)
                     continue;
                 Move m = parse_move(&root_pos, tok[i + 1]);
                 if (m == MOVE_NONE) {
-                    uci_send("info string searchmoves: '%s' is not a legal move; ignored", tok[i + 1]);
+                    send_line("info string searchmoves: '%s' is not a legal move; ignored", tok[i + 1]);
                     rejected = true;
                 }
                 else {
@@ -593,7 +532,7 @@ static void cmd_go(char **tok, int n)
         } else if (is_go_keyword(k)) {
             int64_t v;
             if (i + 1 >= n || !parse_int64(tok[i + 1], &v)) {
-                uci_send("info string go: '%s' needs a whole number%s%s; ignored", k, i + 1 < n ? ", not " : "",
+                send_line("info string go: '%s' needs a whole number%s%s; ignored", k, i + 1 < n ? ", not " : "",
                          i + 1 < n ? tok[i + 1] : "");
                 if (i + 1 < n && !is_go_keyword(tok[i + 1]))
                     i++;
@@ -602,7 +541,7 @@ static void cmd_go(char **tok, int n)
             }
             i++;
             if (v < 0 && (!strcmp(k, "depth") || !strcmp(k, "nodes") || !strcmp(k, "mate") || !strcmp(k, "movestogo"))) {
-                uci_send("info string go: '%s' cannot be negative; ignored", k);
+                send_line("info string go: '%s' cannot be negative; ignored", k);
                 rejected = true;
                 continue;
             }
@@ -625,7 +564,7 @@ static void cmd_go(char **tok, int n)
             else if (!strcmp(k, "movetime"))
                 lim.movetime = v < 0 ? 0 : clamp_clock(v);
         } else {
-            uci_send("info string go: unknown word '%s'; ignored", k);
+            send_line("info string go: unknown word '%s'; ignored", k);
             rejected = true;
         }
     }
@@ -633,12 +572,18 @@ static void cmd_go(char **tok, int n)
     if (rejected && !lim.infinite && !lim.ponder && !lim.depth && !lim.nodes && !lim.mate && lim.movetime < 0 &&
         lim.time[root_pos.side] == NO_TIME) {
         lim.movetime = 1000;
-        uci_send("info string go: no usable limit left; searching for 1 second");
+        send_line("info string go: no usable limit left; searching for 1 second");
     }
-    if (search_running())
-        search_stop(); /* one bestmove per go: the old search answers first */
-    lim.book_move = book_move_for(&root_pos, &lim);
-    search_start(&root_pos, &lim);
+    if (engine_running())
+        engine_stop(); /* one bestmove per go: the old search answers first */
+    /* Book moves in play only, not in analysis or an infinite search. */
+    if (!lim.infinite && !analyse_mode) {
+        char msg[256];
+        lim.book_move = book_move_for(&root_pos, &book_policy, lim.searchmoves, lim.nsearchmoves, msg, sizeof msg);
+        if (msg[0])
+            send_line("info string %s", msg);
+    }
+    engine_go(&root_pos, &lim, &params);
 }
 
 /* ---- The loop ---- */
@@ -647,8 +592,6 @@ void uci_init(void)
 {
     char err[128];
     pos_set_fen(&root_pos, START_FEN, err, sizeof err);
-    tt_resize(16, 1);
-    search_init();
     init_options();
 }
 
@@ -661,46 +604,46 @@ bool uci_command(char *line)
     bool go_on = true;
     if (n == 0 || !raw) {
     } else if (!strcmp(tok[0], "uci")) {
-        uci_send("id name Hexe %s", HEXE_VERSION);
-        uci_send("id author the Hexe developers");
+        send_line("id name Hexe %s", HEXE_VERSION);
+        send_line("id author the Hexe developers");
         print_options();
-        uci_send("uciok");
+        send_line("uciok");
     } else if (!strcmp(tok[0], "isready")) {
-        uci_send("readyok");
+        send_line("readyok");
     } else if (!strcmp(tok[0], "debug")) {
         /* accepted; Hexe has no extra debug output */
     } else if (!strcmp(tok[0], "setoption")) {
         cmd_setoption(raw);
     } else if (!strcmp(tok[0], "ucinewgame")) {
-        if (search_running())
-            uci_send("info string ucinewgame ignored while a search is running; send stop first");
+        if (engine_running())
+            send_line("info string ucinewgame ignored while a search is running; send stop first");
         else
-            search_clear();
+            engine_clear();
     } else if (!strcmp(tok[0], "position")) {
         cmd_position(tok, n);
     } else if (!strcmp(tok[0], "go")) {
         cmd_go(tok, n);
     } else if (!strcmp(tok[0], "stop")) {
-        if (search_running())
-            search_stop();
+        if (engine_running())
+            engine_stop();
     } else if (!strcmp(tok[0], "ponderhit")) {
-        search_ponderhit();
+        engine_ponderhit();
     } else if (!strcmp(tok[0], "d")) {
         pos_print(&root_pos, stdout);
     } else if (!strcmp(tok[0], "eval")) {
-        if (search_running())
-            uci_send("info string eval refused while a search is running");
+        if (engine_running())
+            send_line("info string eval refused while a search is running");
         else
             eval_current->trace(&root_pos, stdout);
     } else if (!strcmp(tok[0], "bench")) {
-        if (search_running())
-            uci_send("info string bench refused while a search is running");
+        if (engine_running())
+            send_line("info string bench refused while a search is running");
         else
-            bench_run(n > 1 ? atoi(tok[1]) : 0);
+            bench_run(n > 1 ? atoi(tok[1]) : 0, params.threads);
     } else if (!strcmp(tok[0], "quit")) {
         go_on = false;
     } else {
-        uci_send("info string unknown command '%s'", tok[0]);
+        send_line("info string unknown command '%s'", tok[0]);
     }
     free(tok);
     free(raw);
@@ -716,8 +659,6 @@ void uci_loop(FILE *in)
         if (!go_on)
             break;
     }
-    search_quit();
-    book_close(bk.book);
-    tt_free();
+    engine_stop(); /* the resources are main()'s to free */
     pos_free(&root_pos);
 }

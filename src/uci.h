@@ -9,7 +9,6 @@
 void uci_init(void);
 void uci_loop(FILE *in);
 bool uci_command(char *line); /* one command line, changed in place; false on quit */
-void uci_send(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *read_line(FILE *in);
 
 #endif

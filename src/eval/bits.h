@@ -6,7 +6,10 @@
 #ifndef HEXE_EVAL_BITS_H
 #define HEXE_EVAL_BITS_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "../types.h"
 
 typedef uint64_t Bits;
 
@@ -125,6 +128,9 @@ static inline Bits rook_attacks(Bits occ, int s) { return rook_attacks_lines(occ
 
 static inline int file64(int s) { return s & 7; }
 static inline int rank64(int s) { return s >> 3; }
+
+/* A light square (h1, a8 ...), for a 0x88 square. */
+static inline bool light_square(int sq88) { return ((FILE_OF(sq88) + RANK_OF(sq88)) & 1) != 0; }
 
 static inline int distance64(int a, int b)
 {

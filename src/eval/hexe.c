@@ -2,7 +2,8 @@
  * endgame terms (weights in hexe_weights.c), drawish-material scaling and
  * knowledge of the basic won endings. Attacks, mobility and pawn structure
  * are computed on 64-bit square sets built from the piece lists (bits.h);
- * per-thread caches keep pawn-structure scores and whole evaluations.
+ * a per-thread cache keeps pawn-structure scores (whole evaluations are
+ * cached by the search).
  *
  * Every term is gathered per side as an mg/eg pair; the sums are blended by
  * the game phase (non-pawn material, 24 = all of it on the board) after the
@@ -24,7 +25,6 @@
 #include "trace.h"
 
 #define WT hexe_weights
-#define SCALE_NORMAL 64
 #define PHASE_MAX 24
 
 /* The terms, as they appear in the trace. */
@@ -81,7 +81,6 @@ static inline void put(HexeInfo *info, bool trace, Score sum[2], int t, int c, S
     add(&sum[c], v);
 }
 
-static inline bool light_square(int sq) { return ((FILE_OF(sq) + RANK_OF(sq)) & 1) != 0; }
 
 static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
 
@@ -230,97 +229,6 @@ static bool bare_king(const Position *pos, HexeInfo *info, bool trace, Score sum
     return false;
 }
 
-static int npm(const Position *pos, int c)
-{
-    int v = 0;
-    for (int t = KNIGHT; t <= QUEEN; t++)
-        v += WT.material[t - PAWN].eg * pos->count[MAKE_PIECE(c, t)];
-    return v;
-}
-
-/* A known fortress: the stronger side has only pawns on one rook file, and
- * at most a bishop that does not cover their promotion square; the other
- * side has a bare king, on that square or next to it. The king cannot be
- * driven out of the corner: a draw, however many pawns. */
-static bool rook_pawn_fortress(const Position *pos, int strong)
-{
-    int weak = strong ^ 1;
-    if (pos->npieces[weak] != 1 || pos->npawns[weak] || pos->npieces[strong] > 2 || !pos->npawns[strong])
-        return false;
-    Bits pawns = pos->bb[MAKE_PIECE(strong, PAWN)];
-    int file = file64(lsb(pawns));
-    if ((file != 0 && file != 7) || (pawns & ~(FILE_A_BITS << file)))
-        return false;
-    int queening = SQ(file, strong == WHITE ? 7 : 0);
-    if (pos->npieces[strong] == 2) {
-        int sq = pos->pieces[strong][1];
-        if (PTYPE(pos->board[sq]) != BISHOP || light_square(sq) == light_square(queening))
-            return false;
-    }
-    return distance(KING_SQ(pos, weak), queening) <= 1;
-}
-
-/* The factor (out of 64) for the endgame part, seen from the stronger side.
- * When the stronger side has no pawns and can hardly win, *whole is set:
- * the factor then applies to the middlegame part too. */
-static int scale_factor(const Position *pos, int strong, const char **why, bool *whole)
-{
-    const uint8_t *n = pos->count;
-    *whole = false;
-    *why = "normal";
-    if (rook_pawn_fortress(pos, strong)) {
-        *whole = true;
-        *why = "rook pawns and the wrong bishop (or none) against the king in their corner";
-        return 0;
-    }
-    /* Only a side without pawns or bishops of one each can change the scale. */
-    if (pos->npawns[strong] && !(n[WB] == 1 && n[BB] == 1))
-        return SCALE_NORMAL;
-    int weak = strong ^ 1;
-    int sn = n[MAKE_PIECE(strong, KNIGHT)], sb = n[MAKE_PIECE(strong, BISHOP)];
-    int sr = n[MAKE_PIECE(strong, ROOK)], sq = n[MAKE_PIECE(strong, QUEEN)];
-    int wminors = n[MAKE_PIECE(weak, KNIGHT)] + n[MAKE_PIECE(weak, BISHOP)];
-    int wmajors = n[MAKE_PIECE(weak, ROOK)] + n[MAKE_PIECE(weak, QUEEN)];
-    int minor = WT.material[BISHOP - PAWN].eg;
-    if (pos->npawns[strong] == 0) {
-        *whole = true;
-        int s_npm = npm(pos, strong), w_npm = npm(pos, weak);
-        if (s_npm <= minor) {
-            *why = "pawnless with at most a minor: cannot win";
-            return WT.scale_cannot_win;
-        }
-        if (sn == 2 && !sb && !sr && !sq && !pos->npawns[weak] && !wminors && !wmajors) {
-            *why = "two knights against a bare king";
-            return WT.scale_cannot_win;
-        }
-        if (s_npm - w_npm <= minor) {
-            if (sr == 1 && !sn && !sb && !sq && wminors == 1 && !wmajors) {
-                *why = "rook against a minor";
-                return WT.scale_rook_minor;
-            }
-            *why = "pawnless, at most a minor up";
-            return WT.scale_small_edge;
-        }
-        *whole = false;
-    }
-    if (n[WB] == 1 && n[BB] == 1) {
-        int sqs[2] = {NO_SQ, NO_SQ};
-        for (int c = WHITE; c <= BLACK; c++)
-            for (int i = 1; i < pos->npieces[c]; i++)
-                if (PTYPE(pos->board[pos->pieces[c][i]]) == BISHOP)
-                    sqs[c] = pos->pieces[c][i];
-        if (light_square(sqs[WHITE]) != light_square(sqs[BLACK])) {
-            if (!n[WN] && !n[BN] && !n[WR] && !n[BR] && !n[WQ] && !n[BQ]) {
-                *why = "opposite-coloured bishops";
-                return WT.scale_ocb;
-            }
-            *why = "opposite-coloured bishops with other pieces";
-            return WT.scale_ocb_pieces;
-        }
-    }
-    return SCALE_NORMAL;
-}
-
 /* ---- The evaluation ---- */
 
 static void finish(const Position *pos, HexeInfo *info, const Score sum[2])
@@ -333,7 +241,7 @@ static void finish(const Position *pos, HexeInfo *info, const Score sum[2])
         /* The stronger side by the endgame sum, by the middlegame one on a tie
          * (so that a position and its colour-flipped mirror agree). */
         int strong = eg > 0 || (eg == 0 && mg >= 0) ? WHITE : BLACK;
-        info->scale = scale_factor(pos, strong, &info->scale_why, &whole);
+        info->scale = hexe_scale_factor(pos, strong, &info->scale_why, &whole);
         info->scale_mg = whole ? info->scale : SCALE_NORMAL;
     }
     info->white = (mg * info->phase * info->scale_mg + eg * (PHASE_MAX - info->phase) * info->scale) /
@@ -685,15 +593,6 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
 #undef PUT
 #undef PCS
 
-/* Scores already computed, per thread, by position key: the evaluation is
- * a function of the position alone, so a hit returns exactly what
- * hexe_compute would. An entry holds the key's upper 48 bits and the score
- * (side to move's view) in the low 16. */
-#ifndef EVAL_CACHE_SIZE
-#define EVAL_CACHE_SIZE 8192 /* a power of two */
-#endif
-static _Thread_local uint64_t eval_cache[EVAL_CACHE_SIZE];
-
 /* The learnt correction (net.h) is added unless a special case or a zero
  * scale has decided the score. */
 static bool takes_correction(const HexeInfo *info) { return !info->special && info->scale; }
@@ -711,17 +610,12 @@ int hexe_base_eval(const Position *pos, bool *corrected)
     return pos->side == WHITE ? info.white : -info.white;
 }
 
+/* No cache here: the search keeps its own of the evaluator's scores. */
 static int hexe_eval(const Position *pos)
 {
-    uint64_t key = pos->key ^ cache_salt, *e = &eval_cache[key & (EVAL_CACHE_SIZE - 1)];
-    if (!((*e ^ key) & ~0xFFFFULL))
-        return (int16_t)(*e & 0xFFFF);
     HexeInfo info;
     hexe_compute(pos, &info, false);
-    int v = (pos->side == WHITE ? info.white : -info.white) + correction(pos, &info);
-    if (v >= INT16_MIN && v <= INT16_MAX)
-        *e = (key & ~0xFFFFULL) | (uint16_t)v;
-    return v;
+    return (pos->side == WHITE ? info.white : -info.white) + correction(pos, &info);
 }
 
 static void hexe_trace(const Position *pos, FILE *out)

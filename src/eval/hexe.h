@@ -67,7 +67,7 @@ typedef struct {
      * distance between the kings minus their rank distance, and a constant. */
     int complexity_pawn, complexity_passed, complexity_flanks, complexity_pawns_only, complexity_outflank,
         complexity_base;
-    /* Scale factors for the endgame part, out of 64. */
+    /* Scale factors for the endgame part, out of SCALE_NORMAL (64). */
     int scale_ocb;               /* opposite-coloured bishops, nothing else but pawns */
     int scale_ocb_pieces;        /* opposite-coloured bishops with other pieces */
     int scale_rook_minor;        /* pawnless rook against a minor */
@@ -95,5 +95,15 @@ void hexe_params_write_inc(FILE *out); /* a hexe_defaults.inc with the current w
 /* The evaluation without the learnt correction (net.h), side to move's view;
  * *corrected tells whether the full evaluation adds the correction. */
 int hexe_base_eval(const Position *pos, bool *corrected);
+
+/* ---- Inside the evaluator (hexe.c uses hexe_scale.c) ---- */
+
+#define SCALE_NORMAL 64
+
+/* The factor (out of SCALE_NORMAL) for the endgame part, seen from the
+ * stronger side; *why names the case. When the stronger side has no pawns and
+ * can hardly win, *whole is set: the factor then applies to the middlegame
+ * part too. */
+int hexe_scale_factor(const Position *pos, int strong, const char **why, bool *whole);
 
 #endif

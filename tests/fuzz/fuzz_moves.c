@@ -8,12 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
 #include "fen.h"
 #include "movegen.h"
-#include "position.h"
+#include "startup.h"
 #include "uci.h"
-#include "zobrist.h"
 
 static const char *const starts[] = {
     START_FEN,
@@ -39,9 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ready) {
         if (!freopen("/dev/null", "w", stdout)) /* the engine's info lines */
             abort();
-        zobrist_init();
-        attack_init();
-        eval_init();
+        hexe_start();
         uci_init();
         ready = true;
     }

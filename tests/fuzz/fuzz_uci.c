@@ -12,11 +12,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "eval.h"
-#include "position.h"
-#include "search.h"
+#include "engine.h"
+#include "startup.h"
 #include "uci.h"
-#include "zobrist.h"
 
 /* The words of a line, lower-cased, for the checks below. */
 static bool has_word(const char *line, const char *word)
@@ -60,9 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ready) {
         if (!freopen("/dev/null", "w", stdout)) /* the engine's output */
             abort();
-        zobrist_init();
-        attack_init();
-        eval_init();
+        hexe_start();
         uci_init();
         /* The shipped book and tables, from the repository root. */
         char cmd[] = "setoption name BookFile value books/book.bin";
@@ -86,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(line);
     }
     free(text);
-    if (search_running()) {
+    if (engine_running()) {
         char stop[] = "stop";
         uci_command(stop);
     }

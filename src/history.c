@@ -1,0 +1,131 @@
+/* history.c - move ordering and the tables behind it. */
+#include "history.h"
+
+#include <stdlib.h>
+
+const int mvv[8] = {0, 100, 320, 330, 500, 950, 0, 0};
+
+/* The entry of the move `back` plies before this node, or NULL when there is
+ * no such move (the root's first plies, a null move). */
+static inline const Stack *earlier_move(const Thread *t, int ply, int back)
+{
+    if (ply < back)
+        return NULL;
+    const Stack *prev = &t->stack[ply - back];
+    return prev->move == MOVE_NONE || prev->move == MOVE_NULL ? NULL : prev;
+}
+
+/* The continuation-history row of the move `back` plies before this node. */
+static inline int16_t *cont_row(Thread *t, int ply, int back)
+{
+    const Stack *prev = earlier_move(t, ply, back);
+    return prev ? t->cont[prev->moved_piece][SQ64(MOVE_TO(prev->move))][0] : NULL;
+}
+
+/* A quiet move's column in a continuation-history row. */
+static inline int cont_index(const Position *pos, Move m)
+{
+    return pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
+}
+
+/* A capture's (or promotion's) capture-history entry. */
+static inline int16_t *capt_entry(Thread *t, const Position *pos, Move m)
+{
+    return &t->capt[pos->board[MOVE_FROM(m)]][SQ64(MOVE_TO(m))][captured_type(pos, m)];
+}
+
+void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores, Move ttm, int ply, bool qs)
+{
+    Move k1 = t->killers[ply][0], k2 = t->killers[ply][1];
+    const Stack *prev = earlier_move(t, ply, 1);
+    Move cm = prev ? t->counter[prev->moved_piece][MOVE_TO(prev->move)] : MOVE_NONE;
+    /* The continuation histories of the moves one and two plies before. */
+    const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+    for (int i = 0; i < l->count; i++) {
+        Move m = l->moves[i];
+        if (m == ttm) {
+            scores[i] = SCORE_TT;
+            continue;
+        }
+        if (!is_quiet(pos, m)) {
+            int victim = captured_type(pos, m);
+            int attacker = PTYPE(pos->board[MOVE_FROM(m)]);
+            int s = mvv[victim] * 16 - attacker + *capt_entry(t, pos, m) / 16;
+            if (MOVE_KIND(m) == MK_PROMO)
+                s += MOVE_PROMO(m) == QUEEN ? 16 * 900 : -16 * 1000;
+            bool good = qs || capture_not_losing(pos, m, victim);
+            scores[i] = (good ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + s;
+        } else if (m == k1) {
+            scores[i] = SCORE_KILLER1;
+        } else if (m == k2) {
+            scores[i] = SCORE_KILLER2;
+        } else if (m == cm) {
+            scores[i] = SCORE_COUNTER;
+        } else {
+            int idx = cont_index(pos, m);
+            scores[i] = t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))] + (c1 ? c1[idx] : 0) +
+                        (c2 ? c2[idx] : 0);
+        }
+    }
+}
+
+/* Gravity: a bonus moves the entry towards +-16384 and never past it. */
+static void update_history(int16_t *h, int bonus)
+{
+    *h += (int16_t)(bonus - *h * abs(bonus) / 16384);
+}
+
+/* A quiet move's history and continuation histories (rows c1, c2 if any). */
+static void update_quiet_history(Thread *t, const Position *pos, Move m, int bonus, int16_t *c1, int16_t *c2)
+{
+    int idx = cont_index(pos, m);
+    update_history(&t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))], bonus);
+    if (c1)
+        update_history(&c1[idx], bonus);
+    if (c2)
+        update_history(&c2[idx], bonus);
+}
+
+void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int depth, const Tried *tried)
+{
+    int bonus = 8 * (depth * depth > 1200 ? 1200 : depth * (depth + 8));
+    if (is_quiet(pos, best)) {
+        int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+        update_quiet_history(t, pos, best, bonus, c1, c2);
+        for (int i = 0; i < tried->nquiets; i++)
+            if (tried->quiets[i] != best)
+                update_quiet_history(t, pos, tried->quiets[i], -bonus, c1, c2);
+        if (t->killers[ply][0] != best) {
+            t->killers[ply][1] = t->killers[ply][0];
+            t->killers[ply][0] = best;
+        }
+        const Stack *prev = earlier_move(t, ply, 1);
+        if (prev)
+            t->counter[prev->moved_piece][MOVE_TO(prev->move)] = best;
+    } else {
+        update_history(capt_entry(t, pos, best), bonus);
+    }
+    for (int i = 0; i < tried->ncaptures; i++)
+        if (tried->captures[i] != best)
+            update_history(capt_entry(t, pos, tried->captures[i]), -bonus);
+}
+
+/* The correction-history entry of this side to move and pawn structure. */
+static inline int32_t corr_value(const Thread *t, const Position *pos)
+{
+    return t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
+}
+
+int corrected_eval(const Thread *t, const Position *pos, int raw)
+{
+    int e = raw + corr_value(t, pos) / CORR_GRAIN;
+    return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
+}
+
+void update_correction(Thread *t, const Position *pos, int raw, int best, int depth)
+{
+    int32_t *c = &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
+    int w = depth + 1 < 16 ? depth + 1 : 16;
+    int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - raw) * CORR_GRAIN * w) / 256;
+    *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
+}

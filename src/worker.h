@@ -1,0 +1,104 @@
+/* worker.h - the search threads: what each one keeps (its position, root
+ * moves, stack and history tables), the state of the search they share, and
+ * the pool that holds them. The search runs in these threads (search.c); the
+ * engine sets them up, starts and stops them (engine.c). */
+#ifndef HEXE_WORKER_H
+#define HEXE_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "limits.h"
+#include "timeman.h"
+
+typedef struct {
+    Move move;
+    int score, prev_score;
+    int seldepth;
+    uint64_t nodes; /* spent below this move, all iterations (time management) */
+    bool bound_lower, bound_upper;
+    int pvlen;
+    Move pv[MAX_PLY + 1];
+} RootMove;
+
+typedef struct {
+    int eval;
+    Move move;
+    int moved_piece;
+    Move excluded; /* the move a singular-extension search leaves out */
+    int double_ext; /* double extensions on the path to this node */
+} Stack;
+
+/* Correction history: how far the search result of a position has come out
+ * from its static evaluation, averaged over positions with the same pawns. */
+#define CORR_SIZE 16384
+#define CORR_GRAIN 256
+#define CORR_LIMIT (64 * CORR_GRAIN)
+/* Static evaluations of positions met lately (their TT entry gone or never
+ * made): about a fifth of the calls in the bench repeat one of these. */
+#define EVAL_CACHE_SIZE 65536
+
+typedef struct Thread {
+    int id;
+    pthread_t handle;
+    bool started; /* a helper whose pthread_create succeeded, to be joined */
+    unsigned generation; /* a helper: the last search it was woken for */
+    Position pos;
+    _Atomic uint64_t nodes, tbhits;
+    int seldepth;
+    int root_depth, completed_depth;
+    int pv_idx;
+    int nroot;
+    RootMove root[MAX_MOVES];
+    Stack stack[MAX_PLY + 4];
+    Move killers[MAX_PLY + 2][2];
+    Move counter[16][128];
+    int16_t history[2][64][64];
+    int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
+    int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
+    int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
+    uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pvlen[MAX_PLY + 1];
+} Thread;
+
+/* The search under way, as the engine set it up when it started: every
+ * thread reads it; only the engine writes it between searches (the flags
+ * excepted). */
+typedef struct {
+    Limits limits;
+    SearchParams params;
+    TimePlan plan;
+    _Atomic int64_t start_time;
+    atomic_bool stop;       /* the search threads end (asked, or a limit reached) */
+    atomic_bool stop_asked; /* the host sent stop (or quit) */
+    atomic_bool pondering;
+    /* go depth N: the first helper to complete depth N (-1: none yet). Its
+     * answer is as deep as asked, so the search ends and it is reported. */
+    atomic_int depth_finisher;
+    bool quiet;             /* no info lines (bench, play, datagen) */
+    TbRootResult tb_root;   /* the root's tablebase verdict for this search */
+    bool tb_root_ok;
+} SearchState;
+
+extern SearchState search_state;
+extern Thread **threads;
+extern int nthreads;
+
+static inline void count_node(_Atomic uint64_t *c)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+uint64_t total_nodes(void);
+uint64_t total_tbhits(void);
+
+/* The pool. pool_init names what a helper does when woken (once, before
+ * anything else); pool_resize makes or ends threads (only between searches;
+ * thread 0, the main thread, is run by the engine, not by the pool). */
+void pool_init(void (*work)(Thread *));
+void pool_resize(int n);
+void pool_release(void); /* wakes the helpers for this search (once per search) */
+void pool_wait(void);    /* waits until every helper woken for this search has stopped */
+void pool_free(void);    /* ends the helpers and frees every thread */
+
+#endif
