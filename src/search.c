@@ -40,8 +40,18 @@ static int score_to_tt(int s, int ply)
     return s;
 }
 
-static int score_from_tt(int s, int ply)
+/* The TT key leaves out the halfmove clock, so a mate stored from a node
+ * where it was low may be read where the 50-move rule comes first: such a
+ * mate (further from the node than the plies left before the rule; is_draw
+ * scores a node at halfmove 100 as a draw, so 99 - halfmove) is read as the
+ * largest score that is no mate or tablebase result. Kept, it grew to
+ * impossible mate distances (mate 56 in KR v K) that later searches lost. */
+static int score_from_tt(int s, int ply, int halfmove)
 {
+    if (s >= MATE_IN_MAX && MATE - s > 99 - halfmove)
+        return TB_WIN_BOUND - 1;
+    if (s <= -MATE_IN_MAX && MATE + s > 99 - halfmove)
+        return -TB_WIN_BOUND + 1;
     if (s >= TB_WIN_BOUND)
         return s - ply;
     if (s <= -TB_WIN_BOUND)
@@ -175,7 +185,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
     bool tthit = tt_probe(pos->key, &hit);
     if (tthit) {
         ttm = hit.move;
-        int s = score_from_tt(hit.score, ply);
+        int s = score_from_tt(hit.score, ply, pos->halfmove);
         if (!pv && bound_cuts(hit.bound, s, alpha, beta))
             return s;
     }
@@ -271,7 +281,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     TTHit hit = {0};
     bool tthit = tt_probe(pos->key, &hit);
     Move ttm = tthit ? hit.move : MOVE_NONE;
-    int ttscore = tthit ? score_from_tt(hit.score, ply) : 0;
+    int ttscore = tthit ? score_from_tt(hit.score, ply, pos->halfmove) : 0;
     if (root && t->nroot)
         ttm = t->root[t->pv_idx].move;
     if (!pv && !excluded && tthit && hit.depth >= depth &&
@@ -320,9 +330,13 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     t->killers[ply + 1][0] = t->killers[ply + 1][1] = MOVE_NONE;
 
     if (!pv && !check) {
-        /* 5. Reverse futility pruning: far enough above beta, shallow enough. */
+        /* 5. Reverse futility pruning: far enough above beta, shallow enough.
+         * Never with a mate or tablebase guess: it may come from a TT entry
+         * of any depth, and returning it would graft that entry's mate
+         * distance here unchecked. */
         enum { RFP_DEPTH = 8, RFP_MARGIN = 75 };
-        if (depth <= RFP_DEPTH && guess - RFP_MARGIN * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND)
+        if (depth <= RFP_DEPTH && guess - RFP_MARGIN * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND &&
+            abs(guess) < TB_WIN_BOUND)
             return guess;
 
         /* 6. Null move, with a zugzwang guard (only with pieces besides pawns). */
