@@ -21,8 +21,6 @@ static atomic_bool running;
 static pthread_t main_handle;
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static inline bool stopped(void) { return atomic_load_explicit(&search_state.stop, memory_order_relaxed); }
-
 /* The root move to play: the best, or for a weakened Hexe one of the best few. */
 static const RootMove *choose_root_move(const Thread *t)
 {
@@ -210,14 +208,14 @@ static void *perft_thread(void *arg)
     gen_legal(pos, &l);
     uint64_t total = 0;
     int done = 0;
-    for (int i = 0; i < l.count && !stopped(); i++) {
+    for (int i = 0; i < l.count && !search_stopped(); i++) {
         uint64_t cnt = 1;
         if (perft_depth > 1) {
             make_move(pos, l.moves[i]);
-            cnt = perft_until(pos, perft_depth - 1, stopped);
+            cnt = perft_until(pos, perft_depth - 1, search_stopped);
             unmake_move(pos);
         }
-        if (stopped())
+        if (search_stopped())
             break;
         char b[8];
         total += cnt;

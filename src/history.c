@@ -111,20 +111,20 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
 }
 
 /* The correction-history entry of this side to move and pawn structure. */
-static inline int32_t corr_value(const Thread *t, const Position *pos)
+static inline int32_t *corr_entry(Thread *t, const Position *pos)
 {
-    return t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
+    return &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
 }
 
-int corrected_eval(const Thread *t, const Position *pos, int raw)
+int corrected_eval(Thread *t, const Position *pos, int raw)
 {
-    int e = raw + corr_value(t, pos) / CORR_GRAIN;
+    int e = raw + *corr_entry(t, pos) / CORR_GRAIN;
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
 }
 
 void update_correction(Thread *t, const Position *pos, int raw, int best, int depth)
 {
-    int32_t *c = &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
+    int32_t *c = corr_entry(t, pos);
     int w = depth + 1 < 16 ? depth + 1 : 16;
     int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - raw) * CORR_GRAIN * w) / 256;
     *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);

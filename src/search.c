@@ -94,8 +94,6 @@ static void check_time(Thread *t)
         atomic_store(&ss->stop, true);
 }
 
-static inline bool stopped(void) { return atomic_load_explicit(&search_state.stop, memory_order_relaxed); }
-
 /* ---- Evaluation ---- */
 
 /* The evaluator's score, from the thread's cache when the position was
@@ -171,7 +169,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
     t->pvlen[ply] = ply;
     if (ply > t->seldepth)
         t->seldepth = ply;
-    if (stopped())
+    if (search_stopped())
         return 0;
     if (is_draw(pos))
         return 0;
@@ -225,7 +223,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         play_move(t, ply, m);
         int s = -qsearch(t, -beta, -alpha, ply + 1);
         unmake_move(pos);
-        if (stopped())
+        if (search_stopped())
             return 0;
         if (s > best) {
             best = s;
@@ -262,7 +260,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     if (ply > t->seldepth)
         t->seldepth = ply;
     if (!root) {
-        if (stopped())
+        if (search_stopped())
             return 0;
         if (is_draw(pos))
             return 0;
@@ -350,7 +348,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             play_null(t, ply);
             int s = -search(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cutnode);
             unmake_null(pos);
-            if (stopped())
+            if (search_stopped())
                 return 0;
             if (s >= beta)
                 return s >= TB_WIN_BOUND ? beta : s;
@@ -441,7 +439,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
             int s = search(t, sbeta - 1, sbeta, (depth - 1) / 2, ply, cutnode);
             t->stack[ply].excluded = MOVE_NONE;
             t->pvlen[ply] = ply;
-            if (stopped())
+            if (search_stopped())
                 return 0;
             if (s < sbeta) {
                 extension = 1;
@@ -496,7 +494,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                 s = -search(t, -beta, -alpha, new_depth, ply + 1, false);
         }
         unmake_move(pos);
-        if (stopped())
+        if (search_stopped())
             return 0;
 
         if (root) {
@@ -624,7 +622,7 @@ void search_iterate(Thread *t)
             /* 1. Aspiration windows: widen on each failure. */
             for (;;) {
                 int s = search(t, alpha, beta, depth, 0, false);
-                if (stopped())
+                if (search_stopped())
                     break;
                 sort_root(t, t->pv_idx);
                 if (s <= alpha) {
@@ -642,10 +640,10 @@ void search_iterate(Thread *t)
                 delta += delta / 2 + 5;
             }
             sort_root(t, 0 + t->pv_idx);
-            if (stopped())
+            if (search_stopped())
                 break;
         }
-        if (stopped())
+        if (search_stopped())
             break;
         t->completed_depth = depth;
         sort_root(t, 0);

@@ -131,7 +131,8 @@ bool tb_probe_root_moves(const Position *pos, bool rule50, TbRootResult *out)
     out->count = 0;
     out->best = MOVE_NONE;
     out->score = 0;
-    if (!tb_max_pieces() || pos->castle || piece_count(pos) > tb_max_pieces())
+    int largest = tb_max_pieces();
+    if (!largest || pos->castle || piece_count(pos) > largest)
         return false;
     MoveList legal;
     gen_legal(pos, &legal);

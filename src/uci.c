@@ -131,7 +131,6 @@ static bool set_own_book(const char *v, char *m, size_t n)
         snprintf(m, n, "OwnBook is on but no book is open: set BookFile");
     return true;
 }
-static bool set_book_file(const char *v, char *m, size_t n) { return book_use(v, m, n); }
 static bool set_book_selection(const char *v, char *m, size_t n)
 {
     (void)m, (void)n;
@@ -258,7 +257,7 @@ static void init_options(void)
     add_int("UCI_Elo", &so->elo, 1000, 3000);
 
     add_bool("OwnBook", &book_policy.own, set_own_book);
-    add_option("BookFile", OPT_STRING, book_in_use() ? BOOK_DEFAULT_NAME : "", 0, 0, set_book_file);
+    add_option("BookFile", OPT_STRING, book_in_use() ? BOOK_DEFAULT_NAME : "", 0, 0, book_use);
     add_int("BookDepth", &book_policy.depth, 1, 255);
     Option *sel = add_option("BookSelection", OPT_COMBO, "weighted", 0, 0, set_book_selection);
     sel->vars[0] = "best", sel->vars[1] = "weighted", sel->vars[2] = "uniform";

@@ -10,7 +10,7 @@
  * P(win) = 1 / (1 + exp(-(s - WDL_A) / WDL_B)), P(loss) likewise for -s. */
 #define WDL_A 125
 #define WDL_B 101
-void wdl_of(int s, int *w, int *d, int *l)
+static void wdl_of(int s, int *w, int *d, int *l)
 {
     if (s >= TB_WIN_BOUND || s <= -TB_WIN_BOUND) {
         *w = s > 0 ? 1000 : 0;

@@ -7,9 +7,6 @@
 
 #include "limits.h"
 
-/* Win, draw and loss per mille for a score (side to move's view). */
-void wdl_of(int score, int *w, int *d, int *l);
-
 /* "cp 23", "mate 4", "mate -2", followed by " wdl W D L" when show_wdl. */
 void format_score(int score, bool show_wdl, char *buf, size_t n);
 

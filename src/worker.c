@@ -75,7 +75,7 @@ static void *helper_main(void *arg)
             break;
         t->generation = pool_generation;
         pthread_mutex_unlock(&pool_lock);
-        if (!atomic_load_explicit(&search_state.stop, memory_order_relaxed))
+        if (!search_stopped())
             pool_work(t);
         pthread_mutex_lock(&pool_lock);
         if (--pool_busy == 0)

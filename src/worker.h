@@ -85,6 +85,9 @@ extern SearchState search_state;
 extern Thread **threads;
 extern int nthreads;
 
+/* Whether the search under way has been told to end. */
+static inline bool search_stopped(void) { return atomic_load_explicit(&search_state.stop, memory_order_relaxed); }
+
 static inline void count_node(_Atomic uint64_t *c)
 {
     atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);

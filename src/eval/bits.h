@@ -140,4 +140,7 @@ static inline int distance64(int a, int b)
     return df > dr ? df : dr;
 }
 
+/* The same for 0x88 squares. */
+static inline int distance88(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
+
 #endif

@@ -81,9 +81,6 @@ static inline void put(HexeInfo *info, bool trace, Score sum[2], int t, int c, S
     add(&sum[c], v);
 }
 
-
-static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
-
 /* Rank of square s (0..63) as seen from side c. */
 static inline int rel_rank64(int c, int s) { return c == WHITE ? s >> 3 : 7 - (s >> 3); }
 
@@ -216,10 +213,10 @@ static bool bare_king(const Position *pos, HexeInfo *info, bool trace, Score sum
         int lk = KING_SQ(pos, weak), sk = KING_SQ(pos, s);
         int fd = FILE_OF(lk) < 4 ? 3 - FILE_OF(lk) : FILE_OF(lk) - 4;
         int rd = RANK_OF(lk) < 4 ? 3 - RANK_OF(lk) : RANK_OF(lk) - 4;
-        int v = WT.known_win + WT.lone_king_edge * (fd + rd) + WT.kings_close * (7 - distance(sk, lk));
+        int v = WT.known_win + WT.lone_king_edge * (fd + rd) + WT.kings_close * (7 - distance88(sk, lk));
         if (nb == 1 && nn == 1 && !nq && !nr) {
             int c1 = light ? SQ(7, 0) : SQ(0, 0), c2 = light ? SQ(0, 7) : SQ(7, 7);
-            int d1 = distance(lk, c1), d2 = distance(lk, c2);
+            int d1 = distance88(lk, c1), d2 = distance88(lk, c2);
             v += WT.lone_king_corner * (7 - (d1 < d2 ? d1 : d2));
         }
         put(info, trace, sum, T_KNOWN_WIN, s, (Score){v, v});

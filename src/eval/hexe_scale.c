@@ -6,8 +6,6 @@
 
 #define WT hexe_weights
 
-static inline int distance(int a, int b) { return distance64(SQ64(a), SQ64(b)); }
-
 static int npm(const Position *pos, int c)
 {
     int v = 0;
@@ -35,7 +33,7 @@ static bool rook_pawn_fortress(const Position *pos, int strong)
         if (PTYPE(pos->board[sq]) != BISHOP || light_square(sq) == light_square(queening))
             return false;
     }
-    return distance(KING_SQ(pos, weak), queening) <= 1;
+    return distance88(KING_SQ(pos, weak), queening) <= 1;
 }
 
 int hexe_scale_factor(const Position *pos, int strong, const char **why, bool *whole)
