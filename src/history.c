@@ -110,21 +110,18 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
             update_history(capt_entry(t, pos, tried->captures[i]), -bonus);
 }
 
-/* The correction-history entry of this side to move and pawn structure. */
-static inline int32_t *corr_entry(Thread *t, const Position *pos)
-{
-    return &t->corr[pos->side][pos->pawn_key & (CORR_SIZE - 1)];
-}
+/* The correction-history slot of this pawn structure (within the side to move's table). */
+static inline size_t corr_slot(const Position *pos) { return pos->pawn_key & (CORR_SIZE - 1); }
 
-int corrected_eval(Thread *t, const Position *pos, int raw)
+int corrected_eval(const Thread *t, const Position *pos, int raw)
 {
-    int e = raw + *corr_entry(t, pos) / CORR_GRAIN;
+    int e = raw + t->corr[pos->side][corr_slot(pos)] / CORR_GRAIN;
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
 }
 
 void update_correction(Thread *t, const Position *pos, int raw, int best, int depth)
 {
-    int32_t *c = corr_entry(t, pos);
+    int32_t *c = &t->corr[pos->side][corr_slot(pos)];
     int w = depth + 1 < 16 ? depth + 1 : 16;
     int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - raw) * CORR_GRAIN * w) / 256;
     *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);

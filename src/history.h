@@ -80,7 +80,7 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
 
 /* The static evaluation raw corrected by the pawn structure's history, kept
  * off the tablebase and mate range. */
-int corrected_eval(Thread *t, const Position *pos, int raw);
+int corrected_eval(const Thread *t, const Position *pos, int raw);
 
 /* Moves the correction towards the search result `best` of a node searched
  * `depth` deep whose static evaluation was `raw`. */

@@ -243,8 +243,4 @@ SCENARIOS = [searchmoves_with_book, clock_extremes, fifo_book, missing_syzygy_pa
              many_threads_on_time, big_hash_prompt]
 
 if __name__ == "__main__":
-    only = sys.argv[1:]
-    for fn in SCENARIOS:
-        if not only or fn.__name__ in only:
-            C.run(fn)
-    sys.exit(C.report())
+    sys.exit(C.run_named(SCENARIOS, sys.argv[1:]))

@@ -77,8 +77,4 @@ def krk_black_off(c):
 SCENARIOS = [krk_off, krk_on, kqk_off, kqk_on, krk_black_off]
 
 if __name__ == "__main__":
-    only = sys.argv[1:]
-    for fn in SCENARIOS:
-        if not only or fn.__name__ in only:
-            C.run(fn)
-    sys.exit(C.report())
+    sys.exit(C.run_named(SCENARIOS, sys.argv[1:]))

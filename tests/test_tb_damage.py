@@ -140,8 +140,4 @@ def not_files(c):
 SCENARIOS = [damaged_listed, damaged_unlisted, not_files]
 
 if __name__ == "__main__":
-    only = sys.argv[1:]
-    for fn in SCENARIOS:
-        if not only or fn.__name__ in only:
-            C.run(fn)
-    sys.exit(C.report())
+    sys.exit(C.run_named(SCENARIOS, sys.argv[1:]))

@@ -120,6 +120,13 @@ class Checks:
             self.failed += 1
             print("FAIL %s: %s raised %s: %s" % (self.name, fn.__name__, type(e).__name__, e), flush=True)
 
+    def run_named(self, scenarios, names):
+        """Runs the scenarios whose names are in names (all when it is empty) and reports."""
+        for fn in scenarios:
+            if not names or fn.__name__ in names:
+                self.run(fn)
+        return self.report()
+
     def report(self):
         skipped = ", %d skipped" % self.skipped if self.skipped else ""
         print("%d passed, %d failed%s" % (self.passed, self.failed, skipped))
