@@ -92,6 +92,44 @@ class Engine:
             raise
 
 
+MATE_CP = 3000  # search_scores() clamps mate scores to this many centipawns
+
+
+def search_scores(fens, engine=None, nodes=30000, jobs=2):
+    """{fen: Hexe's score there, side to move's view, in centipawns}: one
+    --nodes search per FEN with a cleared hash, no book and 1 thread, so a
+    score does not depend on the order or on how many engines (jobs) run."""
+    scores, lock = {}, threading.Lock()
+
+    def worker(part):
+        e = Engine(engine)
+        e.handshake()
+        for opt in ("OwnBook value false", "Hash value 8", "Threads value 1"):
+            e.send("setoption name " + opt)
+        for fen in part:
+            e.send("ucinewgame")
+            e.send("position fen " + fen)
+            e.send("go nodes %d" % nodes)
+            lines = e.expect("bestmove", 60)
+            e.lines.clear()
+            info = [l.split() for l in lines if " score " in l][-1]
+            kind, val = info[info.index("score") + 1], int(info[info.index("score") + 2])
+            cp = (MATE_CP if val > 0 else -MATE_CP) if kind == "mate" else max(-MATE_CP, min(MATE_CP, val))
+            with lock:
+                scores[fen] = cp
+        e.close()
+
+    todo = sorted(set(fens))
+    threads = [threading.Thread(target=worker, args=(todo[j::jobs],)) for j in range(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if len(scores) != len(todo):
+        raise RuntimeError("search_scores: %d of %d positions searched" % (len(scores), len(todo)))
+    return scores
+
+
 class Checks:
     def __init__(self, name):
         self.name = name

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""scripts/vet-book on a small hand-made book (a wide --margin, so that only
+blunders go): a move that loses a piece is dropped, its sound alternative kept, a position whose only book move loses
+the queen is left to the search, entries not reachable from the start
+position are copied, and the result does not depend on --jobs."""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "data", "book"))
+import ref_reader  # noqa: E402
+from uci_harness import ENGINE, Checks  # noqa: E402
+
+VET = os.path.join(HERE, "..", "scripts", "vet-book")
+C = Checks("test_vet_book")
+
+
+def encode(uci):
+    """A UCI move in Polyglot's 16-bit form (no promotions needed here)."""
+    ff, fr, tf, tr = ord(uci[0]) - 97, int(uci[1]) - 1, ord(uci[2]) - 97, int(uci[3]) - 1
+    return tf | tr << 3 | ff << 6 | fr << 9
+
+
+def fen_after(moves):
+    fen = ref_reader.START
+    for mv in moves:
+        fen = ref_reader.play(fen, mv)
+    return fen
+
+
+# (moves from the start, book move, weight)
+ENTRIES = [
+    ([], "e2e4", 5),
+    (["e2e4"], "e7e5", 5),
+    (["e2e4", "e7e5"], "g1f3", 3),
+    (["e2e4", "e7e5"], "f1a6", 3),           # the bishop is lost to b7xa6
+    (["e2e4", "e7e5", "g1f3"], "d8g5", 2),   # the queen is lost to Nf3xg5
+]
+# Reachable only through a move that is not in the book: copied unchanged.
+ASIDE = (["d2d4", "d7d5"], "c2c4", 7)
+
+
+def write_book(path, entries):
+    rows = []
+    for moves, mv, w in entries:
+        rows.append((ref_reader.polyglot_key(fen_after(moves)), encode(mv), w, 0))
+    rows.sort(key=lambda r: r[0])
+    with open(path, "wb") as f:
+        for r in rows:
+            f.write(struct.pack(">QHHI", *r))
+
+
+def vet(src, dst, jobs):
+    return subprocess.run([sys.executable, VET, "--book", src, "--out", dst, "--nodes", "20000", "--margin", "100",
+                           "--jobs", str(jobs), "--engine", ENGINE],
+                          capture_output=True, text=True, timeout=120)
+
+
+def pruning(c):
+    with tempfile.TemporaryDirectory() as d:
+        src, one, two = (os.path.join(d, n) for n in ("in.bin", "one.bin", "two.bin"))
+        write_book(src, ENTRIES + [ASIDE])
+        r = vet(src, one, 1)
+        if not c.check(r.returncode == 0, "vet-book ran: %s" % r.stderr[-300:]):
+            return
+        out = {(k, ref_reader.move_string(m)): w for k, m, w, _ in ref_reader.read_book(one)}
+        key = lambda moves: ref_reader.polyglot_key(fen_after(moves))  # noqa: E731
+        c.check((key(["e2e4", "e7e5"]), "g1f3") in out, "the sound move 2.Nf3 is kept")
+        c.check((key(["e2e4", "e7e5"]), "f1a6") not in out, "2.Ba6, losing the bishop, is dropped")
+        c.check((key(["e2e4", "e7e5", "g1f3"]), "d8g5") not in out,
+                "2...Qg5, losing the queen, is dropped though it was the only book move")
+        c.check(out.get((key([]), "e2e4")) == 5 and out.get((key(["e2e4"]), "e7e5")) == 5,
+                "kept moves keep their weights")
+        c.check(out.get((key(ASIDE[0]), "c2c4")) == 7, "an entry off the start position's tree is copied")
+        c.check(len(out) == 4, "4 entries written, %d found" % len(out))
+        keys = [k for k, _, _, _ in ref_reader.read_book(one)]
+        c.check(keys == sorted(keys), "the output is sorted by key")
+        r = vet(src, two, 2)
+        c.check(r.returncode == 0 and open(one, "rb").read() == open(two, "rb").read(),
+                "the same book with --jobs 1 and --jobs 2")
+
+
+if __name__ == "__main__":
+    if not os.path.exists(ref_reader.FORMAT_HTML):  # the Random64 table comes from Debian's polyglot
+        C.skip(9, "%s missing (Debian package polyglot)" % ref_reader.FORMAT_HTML)
+        sys.exit(C.report())
+    ref_reader.RANDOM64 = ref_reader.load_random64()
+    sys.exit(C.run_named([pruning], sys.argv[1:]))
