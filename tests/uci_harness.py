@@ -112,7 +112,7 @@ def search_scores(fens, engine=None, nodes=30000, jobs=2):
             e.send("go nodes %d" % nodes)
             lines = e.expect("bestmove", 60)
             e.lines.clear()
-            info = [l.split() for l in lines if " score " in l][-1]
+            info = [l.split() for l in lines if " score " in l and not l.startswith("info string")][-1]
             kind, val = info[info.index("score") + 1], int(info[info.index("score") + 2])
             cp = (MATE_CP if val > 0 else -MATE_CP) if kind == "mate" else max(-MATE_CP, min(MATE_CP, val))
             with lock:
