@@ -25,11 +25,9 @@ def encode(uci):
     return tf | tr << 3 | ff << 6 | fr << 9
 
 
-def fen_after(moves):
-    fen = ref_reader.START
-    for mv in moves:
-        fen = ref_reader.play(fen, mv)
-    return fen
+def key(moves):
+    """The Polyglot key of the position after moves from the start."""
+    return ref_reader.polyglot_key(ref_reader.play_line(ref_reader.START, moves))
 
 
 # (moves from the start, book move, weight)
@@ -47,7 +45,7 @@ ASIDE = (["d2d4", "d7d5"], "c2c4", 7)
 def write_book(path, entries):
     rows = []
     for moves, mv, w in entries:
-        rows.append((ref_reader.polyglot_key(fen_after(moves)), encode(mv), w, 0))
+        rows.append((key(moves), encode(mv), w, 0))
     rows.sort(key=lambda r: r[0])
     with open(path, "wb") as f:
         for r in rows:
@@ -68,7 +66,6 @@ def pruning(c):
         if not c.check(r.returncode == 0, "vet-book ran: %s" % r.stderr[-300:]):
             return
         out = {(k, ref_reader.move_string(m)): w for k, m, w, _ in ref_reader.read_book(one)}
-        key = lambda moves: ref_reader.polyglot_key(fen_after(moves))  # noqa: E731
         c.check((key(["e2e4", "e7e5"]), "g1f3") in out, "the sound move 2.Nf3 is kept")
         c.check((key(["e2e4", "e7e5"]), "f1a6") not in out, "2.Ba6, losing the bishop, is dropped")
         c.check((key(["e2e4", "e7e5", "g1f3"]), "d8g5") not in out,

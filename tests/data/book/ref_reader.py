@@ -172,6 +172,22 @@ def read_book(path):
     return [struct.unpack(">QHHI", data[i:i + 16]) for i in range(0, len(data) - len(data) % 16, 16)]
 
 
+def moves_by_key(book):
+    """{key: [(move, weight), ...]} of read_book's entries, zero weights left out."""
+    moves = {}
+    for k, m, w, _ in book:
+        if w > 0:
+            moves.setdefault(k, []).append((move_string(m), w))
+    return moves
+
+
+def play_line(fen, moves):
+    """FEN after the UCI moves (a list) played from fen."""
+    for m in moves:
+        fen = play(fen, m)
+    return fen
+
+
 def entries_for(book, key):
     return [(move_string(m), w, l) for k, m, w, l in book if k == key]
 
@@ -210,9 +226,7 @@ def main():
                 fen, _, moves = line.partition("|")
                 fen, moves = fen.strip(), moves.strip()
                 if fen == "startpos":  # derive the FEN by playing the moves
-                    fen = START
-                    for m in moves.split():
-                        fen = play(fen, m)
+                    fen = play_line(START, moves.split())
                 jobs.append((fen, moves))
     for fen, moves in jobs:
         key = polyglot_key(fen)
