@@ -1,5 +1,6 @@
 # Hexe - a UCI chess engine on a 0x88 board.
-#   make                 build ./hexe (EXE=name, CC=compiler, ARCH=native|x86-64-v2|..., or ARCH= for none)
+#   make                 build ./hexe (EXE=name, CC=compiler, ARCH=native|x86-64-v2|..., or ARCH= for none,
+#                        NNUE_FILE= or EVALFILE= the network to embed; default nets/hexe.nnue)
 #   make test            unit, perft and UCI integration tests
 #   make sanitize        the same tests on an AddressSanitizer + UBSan build (./hexe-san)
 #   make debug           assertions and a position check after every make/unmake (./hexe-debug)
@@ -25,8 +26,9 @@ else
 endif
 CFLAGS  ?= $(OPT) $(ARCHFLAGS) -DNDEBUG
 HEXE_VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
-# The network embedded in the binary (the nnue evaluator's default).
-NNUE_FILE ?= nets/hexe.nnue
+# The network embedded in the binary (the nnue evaluator's default);
+# EVALFILE= (OpenBench's name) sets it too.
+NNUE_FILE ?= $(or $(EVALFILE),nets/hexe.nnue)
 ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) -pthread \
              -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
 LDLIBS  += -lfathom -lm -pthread
@@ -38,7 +40,7 @@ LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
-.PHONY: all test tests sanitize debug perft-full clean check-fathom ci release fuzz fuzz-build fuzz-bins
+.PHONY: FORCE all test tests sanitize debug perft-full clean check-fathom ci release fuzz fuzz-build fuzz-bins
 
 all: $(EXE)
 
@@ -58,7 +60,13 @@ $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/eval/nnue.o: $(NNUE_FILE)
+# nnue.o is rebuilt when the network's contents or its path change (the
+# stamp holds the path and is rewritten only when it differs).
+$(BUILD)/eval/nnue.o: $(NNUE_FILE) $(BUILD)/nnue-file
+$(BUILD)/nnue-file: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(NNUE_FILE)' | cmp -s - $@ || echo '$(NNUE_FILE)' > $@
+FORCE:
 # The files that print the version are rebuilt when it changes.
 $(BUILD)/uci.o $(BUILD)/play.o: $(wildcard VERSION)
 
