@@ -92,14 +92,15 @@ class Engine:
             raise
 
 
-MATE_CP = 3000  # search_scores() clamps mate scores to this many centipawns
+MATE_CP = 3000  # search_results() clamps mate scores to this many centipawns
 
 
-def search_scores(fens, engine=None, nodes=30000, jobs=2):
-    """{fen: Hexe's score there, side to move's view, in centipawns}: one
-    --nodes search per FEN with a cleared hash, no book and 1 thread, so a
-    score does not depend on the order or on how many engines (jobs) run."""
-    scores, lock = {}, threading.Lock()
+def search_results(fens, engine=None, nodes=30000, jobs=2):
+    """{fen: (score, best move)}: Hexe's score there, side to move's view, in
+    centipawns, and its move (UCI): one --nodes search per FEN with a cleared
+    hash, no book and 1 thread, so a result does not depend on the order or
+    on how many engines (jobs) run."""
+    results, lock = {}, threading.Lock()
 
     def worker(part):
         e = Engine(engine)
@@ -116,7 +117,7 @@ def search_scores(fens, engine=None, nodes=30000, jobs=2):
             kind, val = info[info.index("score") + 1], int(info[info.index("score") + 2])
             cp = (MATE_CP if val > 0 else -MATE_CP) if kind == "mate" else max(-MATE_CP, min(MATE_CP, val))
             with lock:
-                scores[fen] = cp
+                results[fen] = (cp, lines[-1].split()[1])
         e.close()
 
     todo = sorted(set(fens))
@@ -125,9 +126,14 @@ def search_scores(fens, engine=None, nodes=30000, jobs=2):
         t.start()
     for t in threads:
         t.join()
-    if len(scores) != len(todo):
-        raise RuntimeError("search_scores: %d of %d positions searched" % (len(scores), len(todo)))
-    return scores
+    if len(results) != len(todo):
+        raise RuntimeError("search_results: %d of %d positions searched" % (len(results), len(todo)))
+    return results
+
+
+def search_scores(fens, engine=None, nodes=30000, jobs=2):
+    """{fen: score} of search_results()."""
+    return {f: r[0] for f, r in search_results(fens, engine, nodes, jobs).items()}
 
 
 class Checks:
