@@ -13,7 +13,6 @@ Hexe's book is followed back in, up to Hexe's first search.
 scripts/trim-book: keeps the moves with at least --keep times the top weight
 of their position, and refuses a share outside 0..1."""
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -54,13 +53,7 @@ ASIDE = (["d2d4", "d7d5"], "c2c4", 7)
 
 
 def write_book(path, entries):
-    rows = []
-    for moves, mv, w in entries:
-        rows.append((key(moves), encode(mv), w, 0))
-    rows.sort(key=lambda r: r[0])
-    with open(path, "wb") as f:
-        for r in rows:
-            f.write(struct.pack(">QHHI", *r))
+    ref_reader.write_book(path, [(key(moves), encode(mv), w, 0) for moves, mv, w in entries])
 
 
 def vet(src, dst, jobs):

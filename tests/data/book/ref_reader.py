@@ -172,6 +172,14 @@ def read_book(path):
     return [struct.unpack(">QHHI", data[i:i + 16]) for i in range(0, len(data) - len(data) % 16, 16)]
 
 
+def write_book(path, entries):
+    """Writes (key, move, weight, learn) entries as a Polyglot book, sorted by
+    key (a stable sort: each position's entries keep their order)."""
+    with open(path, "wb") as f:
+        for e in sorted(entries, key=lambda e: e[0]):
+            f.write(struct.pack(">QHHI", *e))
+
+
 def moves_by_key(book):
     """{key: [(move, weight), ...]} of read_book's entries, zero weights left out."""
     moves = {}
