@@ -1,6 +1,6 @@
 /* test_book.c - the Polyglot book reader: published keys, probes of
- * lasker-trap.bin, games.bin and (from $HEXE_TEST_DATA, skipped without it)
- * the large performance.bin against an independent reference reader's lists
+ * lasker-trap.bin, games.bin, the default books/book.bin and (from
+ * $HEXE_TEST_DATA, skipped without it) the large performance.bin against an independent reference reader's lists
  * (tests/data/book/ *.ref, made by ref_reader.py), move
  * conversion (castling, promotions), every bad-file case, the selection
  * modes, the default-path lookup, and the time one book pick takes. */
@@ -202,17 +202,22 @@ static void test_reference(void)
     int games_entries = 0;
     int g = check_reference(DATA "games.bin", DATA "games.ref", &games_entries);
     CHECK(g >= 10 && games_entries >= 12, "games.ref: %d positions, %d entries", g, games_entries);
+    int default_entries = 0;
+    int d = check_reference(DEFAULT_BOOK, DATA "default.ref", &default_entries);
+    CHECK(d >= 15 && default_entries >= 20, "default.ref: %d positions, %d entries", d,
+          default_entries);
     printf("reference: %d positions (%d entries) in performance.bin, %d (%d) in lasker-trap.bin, "
-           "%d (%d) in games.bin\n",
-           n, entries, m, lasker_entries, g, games_entries);
+           "%d (%d) in games.bin, %d (%d) in " DEFAULT_BOOK "\n",
+           n, entries, m, lasker_entries, g, games_entries, d, default_entries);
 }
 
-/* The shipped default book (a copy of performance.bin) and, where Debian's
+/* The shipped default book (scripts/gnu-book) and, where Debian's
  * gnuchess-book is installed, GNU Chess's Polyglot book open and probe. */
 static void test_other_books(void)
 {
-    static const char *const books[] = {"books/book.bin", "/usr/share/games/gnuchess/book.bin"};
-    static const char *const first[] = {"e2e4 d2d4 c2c4", "e2e4 d2d4 g1f3"};
+    static const char *const books[] = {DEFAULT_BOOK, "/usr/share/games/gnuchess/book.bin"};
+    static const char *const first[] = {"e2e4 d2d4", "e2e4 d2d4 g1f3"};
+    static const int min_moves[] = {2, 3};
     for (int b = 0; b < 2; b++) {
         if (access(books[b], F_OK) != 0) {
             printf("%s: not present, skipped\n", books[b]);
@@ -231,7 +236,7 @@ static void test_other_books(void)
             snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? " " : "",
                      poly_string(e[i].move, s));
         }
-        CHECK(n >= 3 && !strcmp(text, first[b]), "%s: %d entries, first '%s'", books[b], n, text);
+        CHECK(n >= min_moves[b] && !strcmp(text, first[b]), "%s: %d entries, first '%s'", books[b], n, text);
         printf("%s: %llu entries, %d from the start position (%s ...)\n", books[b],
                (unsigned long long)book_size(book), n, text);
         pos_free(&pos);
@@ -628,32 +633,32 @@ static void test_selection(void)
         same &= book_choose(e, n, BOOK_WEIGHTED, 0, &s1) == book_choose(e, n, BOOK_WEIGHTED, 0, &s2);
     CHECK(same && s1 == s2, "seeded sequences differ");
 
-    /* On the real book: best from the start position is among the top weights. */
-    if (!performance) {
-        SKIP(3, "picks from performance.bin (no books/performance.bin in $HEXE_TEST_DATA)");
-        return;
-    }
-    Book *book = book_open(performance, NULL, 0);
+    /* On the shipped book, after 1.d4 d5 2.c4: e6 (weight 3264) and c6 (2584). */
+    Book *book = book_open(DEFAULT_BOOK, NULL, 0);
+    CHECK(book != NULL, "open " DEFAULT_BOOK);
     Position pos = {0};
     pos_init(&pos);
-    play_line(&pos, "e2e4 c7c5");
+    play_line(&pos, "d2d4 d7d5 c2c4");
+    const Move e6 = parse_move(&pos, "e7e6"), c6 = parse_move(&pos, "c7c6");
     rng = 3;
     bool ok = book != NULL;
     for (int i = 0; i < 200 && ok; i++)
-        ok = book_pick(book, &pos, BOOK_BEST, 1, &rng) == parse_move(&pos, "g1f3");
-    CHECK(ok, "best after 1.e4 c5 is always Nf3 (weight 306)");
-    int f3 = 0, c3 = 0, other = 0;
-    for (int i = 0; i < 3000 && book; i++) {
+        ok = book_pick(book, &pos, BOOK_BEST, 1, &rng) == e6;
+    CHECK(ok, "best after 1.d4 d5 2.c4 is always e6");
+    int ne6 = 0, nc6 = 0, other = 0;
+    for (int i = 0; i < 4000 && book; i++) {
         Move m = book_pick(book, &pos, BOOK_WEIGHTED, 1, &rng);
-        f3 += m == parse_move(&pos, "g1f3");
-        c3 += m == parse_move(&pos, "c2c3");
-        other += m != parse_move(&pos, "g1f3") && m != parse_move(&pos, "c2c3") &&
-                 m != parse_move(&pos, "b1c3");
+        ne6 += m == e6;
+        nc6 += m == c6;
+        other += m != e6 && m != c6;
     }
-    CHECK(f3 > 2500 && c3 > 40 && other == 0, "weighted after 1.e4 c5: Nf3 %d c3 %d other %d", f3,
-          c3, other);
-    CHECK(book_pick(book, &pos, BOOK_UNIFORM, 11, &rng) != parse_move(&pos, "c2c3"),
-          "min weight 11 excludes c3 (weight 10)");
+    /* Expected 4000 * 3264 / 5848 = 2233 e6; 6 standard deviations is 190. */
+    CHECK(ne6 > 2233 - 190 && ne6 < 2233 + 190 && nc6 == 4000 - ne6 && other == 0,
+          "weighted after 1.d4 d5 2.c4: e6 %d c6 %d other %d", ne6, nc6, other);
+    ok = book != NULL;
+    for (int i = 0; i < 200 && ok; i++)
+        ok = book_pick(book, &pos, BOOK_UNIFORM, 3000, &rng) == e6;
+    CHECK(ok, "min weight 3000 excludes c6 (weight 2584)");
     pos_free(&pos);
     book_close(book);
 }
