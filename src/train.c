@@ -11,8 +11,10 @@
  * predicts the results), so that the network speaks the search's
  * centipawns. AdamW with a cosine learning-rate schedule, weights clipped to
  * +-1.98 so that they quantise into int16 (nnue.h), the data shuffled every
- * epoch, and the last --val fraction of each file (whole games: datagen
- * writes a game's records together) held out. The weights of the epoch with
+ * epoch, a random half of the positions without castling rights read with
+ * their files flipped (--mirror, train_features), and the last --val
+ * fraction of each file (whole games: datagen writes a game's records
+ * together) held out. The weights of the epoch with
  * the lowest held-out loss are quantised and written, then read back through
  * the engine's own loader and compared with the float network. */
 #include "train.h"
@@ -37,6 +39,7 @@ typedef struct {
     double lr, lr_end, lambda, val, wd, scale;
     long long epoch_size, max_positions;
     unsigned seed;
+    bool mirror;
 } TrainArgs;
 
 /* The parameters, their gradients or Adam's moments: one block of floats. */
@@ -107,25 +110,33 @@ static bool read_records(const char *path, Data *d, double val, long long max, P
     return true;
 }
 
-/* A record as the inputs of both perspectives and the side to move's score
- * and result. False for a record that does not decode. */
+int train_features(const Unpacked *u, bool mirror, uint16_t us[32], uint16_t them[32])
+{
+    for (int sq = 0; sq < 64 && mirror; sq++)
+        mirror = !u->castle_rook[sq];
+    int flip = mirror ? 7 : 0, n = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (u->piece[sq] != EMPTY && n < 32) {
+            us[n] = (uint16_t)nnue_feature(u->side, u->piece[sq], sq ^ flip);
+            them[n++] = (uint16_t)nnue_feature(!u->side, u->piece[sq], sq ^ flip);
+        }
+    return n;
+}
+
+/* A record as the inputs of both perspectives (train_features) and the side
+ * to move's score and result. False for a record that does not decode. */
 typedef struct {
     int n;
     uint16_t us[32], them[32];
     float score, result;
 } Sample;
 
-static bool sample_of(const PackedPos *r, Sample *s)
+static bool sample_of(const PackedPos *r, Sample *s, bool mirror)
 {
     Unpacked u;
     if (!packed_decode(r, &u))
         return false;
-    s->n = 0;
-    for (int sq = 0; sq < 64; sq++)
-        if (u.piece[sq] != EMPTY) {
-            s->us[s->n] = (uint16_t)nnue_feature(u.side, u.piece[sq], sq);
-            s->them[s->n++] = (uint16_t)nnue_feature(!u.side, u.piece[sq], sq);
-        }
+    s->n = train_features(&u, mirror, s->us, s->them);
     float sign = u.side == WHITE ? 1.0f : -1.0f;
     s->score = sign * (float)u.score;
     s->result = u.side == WHITE ? (float)u.result / 2.0f : 1.0f - (float)u.result / 2.0f;
@@ -144,7 +155,7 @@ static double fit_scale(const Data *d)
         for (int j = 0; j < 2; j++)
             for (long long i = 0; i < d->n; i += step) {
                 Sample s;
-                if (sample_of(&d->rec[i], &s)) {
+                if (sample_of(&d->rec[i], &s, false)) {
                     double x = sigmoid(s.score / k[j]) - s.result;
                     e[j] += x * x;
                 }
@@ -167,7 +178,8 @@ typedef struct {
     int count;
     float scale, lambda, norm; /* norm: 1 / batch size */
     double loss;
-    float *acc; /* 2 x hidden scratch */
+    float *acc;      /* 2 x hidden scratch */
+    uint32_t mirror; /* 0, or this batch's seed: which records are mirrored */
 } Work;
 
 /* The network's output for a sample, the accumulators left in acc. */
@@ -204,7 +216,8 @@ static void *work_run(void *arg)
     w->loss = 0;
     for (int i = 0; i < w->count; i++) {
         Sample s;
-        if (!sample_of(&w->rec[w->index[i]], &s))
+        bool mirror = w->mirror && ((w->index[i] ^ w->mirror) * 0x9E3779B1u) >> 31;
+        if (!sample_of(&w->rec[w->index[i]], &s, mirror))
             continue;
         float out = forward(p, &s, w->acc);
         float pred = 1.0f / (1.0f + expf(-out));
@@ -249,7 +262,7 @@ static void *eval_run(void *arg)
     w->loss = 0, w->n = 0;
     for (long long i = w->from; i < w->to; i++) {
         Sample s;
-        if (!sample_of(&w->rec[i], &s))
+        if (!sample_of(&w->rec[i], &s, false))
             continue;
         float pred = 1.0f / (1.0f + expf(-forward(w->p, &s, acc)));
         float target = w->lambda * s.result + (1.0f - w->lambda) / (1.0f + expf(-s.score / w->scale));
@@ -334,7 +347,7 @@ static bool check_quantised(const char *path, const Params *p, const PackedPos *
     for (long long i = 0; i < n; i += step) {
         Sample s;
         Unpacked u;
-        if (!sample_of(&rec[i], &s) || !packed_decode(&rec[i], &u))
+        if (!sample_of(&rec[i], &s, false) || !packed_decode(&rec[i], &u))
             continue;
         uint64_t bb[16] = {0};
         for (int sq = 0; sq < 64; sq++)
@@ -361,6 +374,7 @@ static int usage(void)
             "                  [--hidden N] [--epochs N] [--epoch-size N] [--batch N] [--threads N]\n"
             "                  [--lr X] [--lr-end X] [--lambda X] [--wd X] [--val X] [--scale K]\n"
             "                  [--init FILE.nnue] [--log FILE.csv] [--max-positions N] [--seed N]\n"
+            "                  [--mirror 0|1]\n"
             "Trains the nnue evaluator's network on datagen's records (docs/nnue.md).\n"
             "--hidden N: hidden units, a multiple of 32 up to %d (default 128).\n"
             "--epochs N (default 20) of --epoch-size positions (default: the training set).\n"
@@ -371,6 +385,9 @@ static int usage(void)
             "--val X: the fraction of each file's last games held out (default 0.02).\n"
             "--scale K: centipawns per unit of output (default: fitted to the data).\n"
             "--init FILE: start from that network (default: random weights).\n"
+            "--mirror 1 (the default): each pass reads a random half of the positions\n"
+            "without castling rights with their files flipped (a-h), the same position\n"
+            "to the rules and its score; 0 reads every position as it is.\n"
             "--log FILE: epoch, train loss, validation loss, lr, positions/s as CSV\n"
             "(scripts/plot-loss draws it). Writes the weights of the epoch with the\n"
             "lowest validation loss to --out (default hexe.nnue).\n",
@@ -381,7 +398,8 @@ static int usage(void)
 static bool parse(int argc, char **argv, TrainArgs *a)
 {
     *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .epochs = 20, .batch = 16384, .threads = 2,
-                     .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1};
+                     .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1,
+                     .mirror = true};
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -425,6 +443,8 @@ static bool parse(int argc, char **argv, TrainArgs *a)
             a->max_positions = (long long)x;
         else if (!strcmp(k, "--seed"))
             a->seed = (unsigned)x;
+        else if (!strcmp(k, "--mirror") && (x == 0 || x == 1))
+            a->mirror = x == 1;
         else
             return false;
     }
@@ -528,12 +548,14 @@ int train_main(int argc, char **argv)
                 if (bs > d.n)
                     bs = (int)d.n;
             }
+            uint32_t mirror_seed = a.mirror ? (uint32_t)xorshift64(&rng) | 1u : 0;
             Work w[64];
             pthread_t th[64];
             for (int t = 0; t < a.threads; t++) {
                 int from = bs * t / a.threads, to = bs * (t + 1) / a.threads;
                 w[t] = (Work){&p, &grad[t], d.rec, perm + cursor + from, to - from, (float)a.scale,
-                              (float)a.lambda, 1.0f / (float)bs, 0, acc + (size_t)t * 2 * a.hidden};
+                              (float)a.lambda, 1.0f / (float)bs, 0, acc + (size_t)t * 2 * a.hidden,
+                              mirror_seed};
                 pthread_create(&th[t], NULL, work_run, &w[t]);
             }
             for (int t = 0; t < a.threads; t++) {
