@@ -1,9 +1,10 @@
 /* test_book.c - the Polyglot book reader: published keys, probes of
  * lasker-trap.bin, games.bin, the default books/book.bin and (from
- * $HEXE_TEST_DATA, skipped without it) the large performance.bin against an independent reference reader's lists
- * (tests/data/book/ *.ref, made by ref_reader.py), move
- * conversion (castling, promotions), every bad-file case, the selection
- * modes, the default-path lookup, and the time one book pick takes. */
+ * $HEXE_TEST_DATA, skipped without it) the large performance.bin against an
+ * independent reference reader's lists (tests/data/book/ *.ref, made by
+ * ref_reader.py), move conversion (castling, promotions), every bad-file
+ * case, the selection modes (on the default book too), the default-path
+ * lookup, and the time one book pick takes. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, clock_gettime, readlink */
 #include <errno.h>
 #include <math.h>
@@ -216,8 +217,8 @@ static void test_reference(void)
 static void test_other_books(void)
 {
     static const char *const books[] = {DEFAULT_BOOK, "/usr/share/games/gnuchess/book.bin"};
+    /* The first (up to three) moves from the start position, best first. */
     static const char *const first[] = {"e2e4 d2d4", "e2e4 d2d4 g1f3"};
-    static const int min_moves[] = {2, 3};
     for (int b = 0; b < 2; b++) {
         if (access(books[b], F_OK) != 0) {
             printf("%s: not present, skipped\n", books[b]);
@@ -236,7 +237,7 @@ static void test_other_books(void)
             snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? " " : "",
                      poly_string(e[i].move, s));
         }
-        CHECK(n >= min_moves[b] && !strcmp(text, first[b]), "%s: %d entries, first '%s'", books[b], n, text);
+        CHECK(!strcmp(text, first[b]), "%s: %d entries, first '%s'", books[b], n, text);
         printf("%s: %llu entries, %d from the start position (%s ...)\n", books[b],
                (unsigned long long)book_size(book), n, text);
         pos_free(&pos);
