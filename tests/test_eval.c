@@ -10,6 +10,7 @@
 #include "eval/evaluators.h"
 #include "eval/hexe.h"
 #include "eval/net.h"
+#include "eval/nnue.h"
 #include "eval/simplified.h"
 #include "fen.h"
 #include "movegen.h"
@@ -163,9 +164,9 @@ static void load_positions(void)
 
 static void test_registry(void)
 {
-    CHECK(eval_current == &eval_hexe, "default is %s", eval_current->name);
+    CHECK(eval_current == &eval_nnue, "default is %s", eval_current->name);
     CHECK(eval_count() == 5, "%d evaluators", eval_count());
-    const char *order[] = {"hexe", "simplified", "classic", "material", "nnue"};
+    const char *order[] = {"nnue", "hexe", "simplified", "classic", "material"};
     for (int i = 0; i < 5 && i < eval_count(); i++) {
         CHECK(!strcmp(eval_get(i)->name, order[i]), "evaluator %d is %s", i, eval_get(i)->name);
         CHECK(eval_get(i)->evaluate && eval_get(i)->trace, "%s lacks a function", order[i]);
@@ -187,6 +188,26 @@ static void test_select(void)
     CHECK(eval_current == &eval_simplified, "unknown name leaves the choice alone");
     CHECK(eval_select("classic") && evaluate(&pos) == eval_classic.evaluate(&pos), "classic selected");
     CHECK(eval_select("hexe") && evaluate(&pos) == eval_hexe.evaluate(&pos), "hexe selected");
+    pos_free(&pos);
+}
+
+/* nnue leaves a bare king against more than pawns to hexe (it knows the
+ * basic mates); every other position is the network's. */
+static void test_nnue_bare_king(void)
+{
+    const char *handed[] = {"8/8/8/4k3/8/8/8/KR6 w - - 0 1", "8/8/8/4k3/8/8/8/KQ6 b - - 0 1",
+                            "1r6/8/8/8/3K4/8/8/7k b - - 0 1", "8/8/3k4/8/8/2BN4/8/4K3 w - - 0 1"};
+    const char *kept[] = {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", "8/8/8/4k3/4p3/8/8/KR6 w - - 0 1",
+                          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"};
+    Position pos = {0};
+    for (int i = 0; i < 4; i++) {
+        set(&pos, handed[i]);
+        CHECK(eval_nnue.evaluate(&pos) == eval_hexe.evaluate(&pos), "nnue hands %s to hexe", handed[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        set(&pos, kept[i]);
+        CHECK(eval_nnue.evaluate(&pos) == nnue_evaluate(&pos), "nnue keeps %s", kept[i]);
+    }
     pos_free(&pos);
 }
 
@@ -821,6 +842,7 @@ int main(void)
     printf("positions: %d from the EPD suites, %d children, %d from random games\n", nbase, nchildren - nbase,
            nfens - nchildren);
     test_select();
+    test_nnue_bare_king();
     test_symmetry();
     test_trace();
     test_hexe_terms();

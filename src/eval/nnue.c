@@ -20,6 +20,7 @@
 #endif
 
 #include "../eval.h"
+#include "evaluators.h"
 #include "trace.h"
 
 /* The embedded network: the file the build names (Makefile: NNUE_FILE). */
@@ -409,8 +410,31 @@ void nnue_trace(const Position *pos, FILE *out)
     trace_final(out, pos, white);
 }
 
-static void trace(const Position *pos, FILE *out) { nnue_trace(pos, out); }
+/* A bare king (no pawn either) against more than pawns is the hand-made
+ * evaluator's: it knows the basic mates and drives the lone king to the edge.
+ * The network saw few such positions (datagen adjudicates them by tablebase)
+ * and gives the search no direction there: without tables it let a KRK mate
+ * grow longer. */
+static bool bare_king(const Position *pos)
+{
+    for (int s = WHITE; s <= BLACK; s++)
+        if (pos->npieces[s] == 1 && !pos->npawns[s] && pos->npieces[!s] > 1)
+            return true;
+    return false;
+}
+
+static int nnue_or_hexe(const Position *pos) { return bare_king(pos) ? eval_hexe.evaluate(pos) : nnue_evaluate(pos); }
+
+static void trace(const Position *pos, FILE *out)
+{
+    if (bare_king(pos)) {
+        fprintf(out, "A bare king against more than pawns: nnue uses the hexe evaluator's score.\n\n");
+        eval_hexe.trace(pos, out);
+        return;
+    }
+    nnue_trace(pos, out);
+}
 
 static bool usable(void) { return nnue_net != NULL; }
 
-const Evaluator eval_nnue = {.name = "nnue", .evaluate = nnue_evaluate, .trace = trace, .usable = usable};
+const Evaluator eval_nnue = {.name = "nnue", .evaluate = nnue_or_hexe, .trace = trace, .usable = usable};

@@ -7,17 +7,18 @@
 
 #include "evaluators.h"
 
-/* The first one is the default. */
+/* The first one is the default; eval_init falls back to the next usable one
+ * (a build whose embedded network does not load plays with hexe). */
 static const Evaluator *const evaluators[] = {
+    &eval_nnue,
     &eval_hexe,
     &eval_simplified,
     &eval_classic,
     &eval_material,
-    &eval_nnue,
 };
 #define NEVAL ((int)(sizeof evaluators / sizeof evaluators[0]))
 
-const Evaluator *eval_current = &eval_hexe;
+const Evaluator *eval_current = &eval_nnue;
 
 bool eval_select(const char *name)
 {
@@ -36,6 +37,9 @@ void eval_init(void)
     for (int i = 0; i < NEVAL; i++)
         if (evaluators[i]->init)
             evaluators[i]->init();
+    /* The default may be unusable (no embedded network): take the next one. */
+    for (int i = 1; i < NEVAL && eval_current->usable && !eval_current->usable(); i++)
+        eval_current = evaluators[i];
 }
 
 int eval_count(void) { return NEVAL; }
