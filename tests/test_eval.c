@@ -200,11 +200,11 @@ static void test_nnue_bare_king(void)
     const char *kept[] = {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", "8/8/8/4k3/4p3/8/8/KR6 w - - 0 1",
                           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"};
     Position pos = {0};
-    for (int i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof handed / sizeof *handed; i++) {
         set(&pos, handed[i]);
         CHECK(eval_nnue.evaluate(&pos) == eval_hexe.evaluate(&pos), "nnue hands %s to hexe", handed[i]);
     }
-    for (int i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
         set(&pos, kept[i]);
         CHECK(eval_nnue.evaluate(&pos) == nnue_evaluate(&pos), "nnue keeps %s", kept[i]);
     }

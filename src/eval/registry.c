@@ -7,8 +7,7 @@
 
 #include "evaluators.h"
 
-/* The first one is the default; eval_init falls back to the next usable one
- * (a build whose embedded network does not load plays with hexe). */
+/* The first one is the default. */
 static const Evaluator *const evaluators[] = {
     &eval_nnue,
     &eval_hexe,
@@ -37,7 +36,8 @@ void eval_init(void)
     for (int i = 0; i < NEVAL; i++)
         if (evaluators[i]->init)
             evaluators[i]->init();
-    /* The default may be unusable (no embedded network): take the next one. */
+    /* The default may be unusable (a build whose embedded network does not
+     * load): take the next usable one, hexe. */
     for (int i = 1; i < NEVAL && eval_current->usable && !eval_current->usable(); i++)
         eval_current = evaluators[i];
 }
