@@ -167,7 +167,7 @@ static void test_registry(void)
     CHECK(eval_current == &eval_nnue, "default is %s", eval_current->name);
     CHECK(eval_count() == 5, "%d evaluators", eval_count());
     const char *order[] = {"nnue", "hexe", "simplified", "classic", "material"};
-    for (int i = 0; i < 5 && i < eval_count(); i++) {
+    for (int i = 0; i < (int)(sizeof order / sizeof *order) && i < eval_count(); i++) {
         CHECK(!strcmp(eval_get(i)->name, order[i]), "evaluator %d is %s", i, eval_get(i)->name);
         CHECK(eval_get(i)->evaluate && eval_get(i)->trace, "%s lacks a function", order[i]);
     }

@@ -19,11 +19,14 @@ static const Evaluator *const evaluators[] = {
 
 const Evaluator *eval_current = &eval_nnue;
 
+/* False while an evaluator cannot run (nnue without a network). */
+static bool ready(const Evaluator *e) { return !e->usable || e->usable(); }
+
 bool eval_select(const char *name)
 {
     for (int i = 0; i < NEVAL; i++)
         if (!strcasecmp(evaluators[i]->name, name)) {
-            if (evaluators[i]->usable && !evaluators[i]->usable())
+            if (!ready(evaluators[i]))
                 return false;
             eval_current = evaluators[i];
             return true;
@@ -38,7 +41,7 @@ void eval_init(void)
             evaluators[i]->init();
     /* The default may be unusable (a build whose embedded network does not
      * load): take the next usable one, hexe. */
-    for (int i = 1; i < NEVAL && eval_current->usable && !eval_current->usable(); i++)
+    for (int i = 1; i < NEVAL && !ready(eval_current); i++)
         eval_current = evaluators[i];
 }
 
