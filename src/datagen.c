@@ -36,6 +36,7 @@ typedef struct {
     const char *openings, *out, *pgn, *eval, *format;
     int games, nodes, hard_nodes, seed, skip_plies, random_plies, per_game, threads;
     long long target; /* --positions: stop once this many were written (0: no target) */
+    long long resumed; /* bytes already in the file: a second run with the same seed plays other games */
     bool binary;
     SearchParams params; /* full strength, one thread, the default tablebase limits */
 } DatagenArgs;
@@ -264,7 +265,8 @@ typedef struct {
 /* One worker: games until the game count or position target is reached. */
 static void worker(const DatagenArgs *a, int fd, Progress *pr, int id, char **open, int nopen)
 {
-    uint64_t rng = 0x1234567ULL + (uint64_t)a->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)id * 0xD1B54A32D192ED03ULL;
+    uint64_t rng = 0x1234567ULL + (uint64_t)a->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)id * 0xD1B54A32D192ED03ULL +
+                   (uint64_t)a->resumed * 0xBF58476D1CE4E5B9ULL;
     Position pos = {0};
     for (;;) {
         if (a->target && atomic_load(&pr->positions) >= a->target)
@@ -316,8 +318,9 @@ static void show_progress(const DatagenArgs *a, Progress *pr, int64_t ms, bool l
 }
 
 /* Cuts a trailing partial record (bin) or line (text) left by a run that was
- * killed while writing, so that appending keeps the file valid. */
-static bool repair_tail(int fd, bool binary)
+ * killed while writing, so that appending keeps the file valid; *kept gets
+ * the size that stays. */
+static bool repair_tail(int fd, bool binary, long long *kept)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
@@ -330,6 +333,7 @@ static bool repair_tail(int fd, bool binary)
         while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
             keep--;
     }
+    *kept = keep;
     if (keep == size)
         return true;
     fprintf(stderr, "datagen: dropping %lld bytes of a record cut short at the end of the file\n",
@@ -573,7 +577,7 @@ static bool i_gave_random_plies(int argc, char **argv)
 
 int datagen_main(int argc, char **argv)
 {
-    DatagenArgs a = {NULL, "datagen.txt", NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, false,
+    DatagenArgs a = {NULL, "datagen.txt", NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, 0, false,
                      search_params_default()};
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -634,7 +638,7 @@ int datagen_main(int argc, char **argv)
         return 2;
     }
     int fd = open(a.out, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0 || !repair_tail(fd, a.binary)) {
+    if (fd < 0 || !repair_tail(fd, a.binary, &a.resumed)) {
         fprintf(stderr, "datagen: cannot write %s\n", a.out);
         if (fd >= 0)
             close(fd);

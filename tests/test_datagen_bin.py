@@ -101,6 +101,18 @@ def format_and_workers(c):
     n_before = len(recs)
     r = datagen(out, "--games", "2", "--seed", "4")
     c.check(r.returncode == 0 and len(records(out)[0]) >= n_before, "a second run appends")
+    # Resuming with the same seed (scripts/make-net does) must not play the same games again.
+    out = os.path.join(TMP, "same-seed.bin")
+    datagen(out, "--games", "2", "--seed", "5")
+    first = records(out)[0]
+    r = datagen(out, "--games", "2", "--seed", "5")
+    second = records(out)[0][len(first):]
+    c.check(r.returncode == 0 and second and not set(second) & set(first),
+            "a second run with the same seed plays other games (%d records, %d repeated)"
+            % (len(second), len(set(second) & set(first))))
+    fresh = os.path.join(TMP, "same-seed-fresh.bin")
+    datagen(fresh, "--games", "2", "--seed", "5")
+    c.check(records(fresh)[0] == first, "a run into an empty file is repeatable")
     r = datagen(os.path.join(TMP, "t.txt"), "--games", "2", "--format", "bin", "--seed", "4")
     c.check(r.returncode == 0 and os.path.getsize(os.path.join(TMP, "t.txt")) % 32 == 0,
             "--format bin writes records whatever the file is called")
