@@ -27,7 +27,7 @@ total_fail=0
 total_skip=0
 failed_suites=""
 
-tally() { # name, output file, exit code
+tally() { # name, output file, exit code, start time (date +%s)
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -1)
     p=$(printf '%s' "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed.*/\2/')
     f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
@@ -39,29 +39,32 @@ tally() { # name, output file, exit code
     total_fail=$((total_fail + f))
     total_skip=$((total_skip + s))
     [ "$f" -ne 0 ] && failed_suites="$failed_suites $1"
-    printf '%-28s %s\n' "$1" "${line:-no result (exit $3)}"
+    printf '%-28s %-44s %4d s\n' "$1" "${line:-no result (exit $3)}" $(($(date +%s) - $4))
 }
 
 mkdir -p tests/out
 for t in "$BIN"/test_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
+    t0=$(date +%s)
     "$t" >"tests/out/$name.log" 2>&1
     rc=$?
     grep FAIL "tests/out/$name.log" | head -20
-    tally "$name" "tests/out/$name.log" $rc
+    tally "$name" "tests/out/$name.log" $rc "$t0"
 done
+t0=$(date +%s)
 python3 tests/perft.py --engine "$HEXE" >tests/out/perft.log 2>&1
 rc=$?
 grep FAIL tests/out/perft.log | head -20
-tally perft tests/out/perft.log $rc
+tally perft tests/out/perft.log $rc "$t0"
 for t in tests/test_*.py; do
     [ -f "$t" ] || continue
     name=$(basename "$t" .py)
+    t0=$(date +%s)
     HEXE="$HEXE" python3 "$t" >"tests/out/$name.log" 2>&1
     rc=$?
     grep -E "FAIL|Traceback|Error" "tests/out/$name.log" | head -20
-    tally "$name" "tests/out/$name.log" $rc
+    tally "$name" "tests/out/$name.log" $rc "$t0"
 done
 [ -n "$failed_suites" ] && echo "failing suites:$failed_suites (logs in tests/out/)"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
