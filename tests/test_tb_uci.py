@@ -29,7 +29,7 @@ SYZYGY = os.path.abspath(syzygy_dir())
 TABLES = [f for f in os.listdir(SYZYGY) if f.endswith((".rtbw", ".rtbz"))] if os.path.isdir(SYZYGY) else []
 MAX_PIECES = max((len(f) - 5 - 1 for f in TABLES), default=0)  # "KRPvKR.rtbw": 5 pieces
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
-SLOW = 4 if os.environ.get("HEXE_SANITIZED") else 1
+SLOW = 4 if os.environ.get("HEXE_SANITIZED") else 1  # a sanitized Hexe gets more time; Stockfish never is
 TB_WIN_BOUND = 18872
 C = Checks("test_tb_uci")
 
@@ -146,7 +146,7 @@ class Game:
         self.moves = []
         self.hexe_white = hexe_white
 
-    def run(self, hexe, sf, movetime):
+    def run(self, hexe, sf, hexe_ms, sf_ms):
         seen = {}
         for _ in range(300):
             pos = "position fen %s%s" % (self.fen, " moves " + " ".join(self.moves) if self.moves else "")
@@ -166,7 +166,7 @@ class Game:
             hexe_to_move = white_to_move == self.hexe_white
             eng = hexe if hexe_to_move else sf
             eng.send(pos)
-            eng.send("go movetime %d" % movetime)
+            eng.send("go movetime %d" % (hexe_ms if hexe_to_move else sf_ms))
             lines = eng.expect("bestmove", 30)
             move = lines[-1].split()[1]
             if move in ("(none)", "0000"):
@@ -199,7 +199,6 @@ def games(c):
     drawn = ["8/8/4k3/8/2R5/4K3/8/3r4 w - - 0 1",  # KRvKR
              "5B2/3K4/8/7k/8/8/8/1rR5 b - - 0 1",  # KRBvKR, Hexe defends
              "8/8/3k4/7R/8/8/K3B3/3r4 b - - 0 1"]
-    movetime = 100 * SLOW
     if MAX_PIECES < 5:
         c.skip(1, "the KRPvKR game (no 5-piece tables)")
         c.skip(4, "the KRBvKR games (no 5-piece tables)")
@@ -210,14 +209,14 @@ def games(c):
             e.send("ucinewgame")
         t0 = time.monotonic()
         g = Game(fen, True)
-        r = g.run(hexe, sf, movetime)
+        r = g.run(hexe, sf, 100 * SLOW, 100)
         c.check(r == "hexe won", "won %s: %s in %d plies (%.0f s)" % (fen, r, len(g.moves), time.monotonic() - t0))
     for fen in drawn:
         for hexe_white in (True, False):
             for e in (hexe, sf):
                 e.send("ucinewgame")
             g = Game(fen, hexe_white)
-            r = g.run(hexe, sf, movetime)
+            r = g.run(hexe, sf, 100 * SLOW, 100)
             c.check(r != "hexe lost" and r != "unfinished",
                     "drawn %s, Hexe %s: %s after %d plies" % (fen, "White" if hexe_white else "Black", r, len(g.moves)))
     hexe.close()
