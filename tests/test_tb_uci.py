@@ -29,7 +29,8 @@ SYZYGY = os.path.abspath(syzygy_dir())
 TABLES = [f for f in os.listdir(SYZYGY) if f.endswith((".rtbw", ".rtbz"))] if os.path.isdir(SYZYGY) else []
 MAX_PIECES = max((len(f) - 5 - 1 for f in TABLES), default=0)  # "KRPvKR.rtbw": 5 pieces
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
-SLOW = 4 if os.environ.get("HEXE_SANITIZED") else 1  # a sanitized Hexe gets more time; Stockfish never is
+HEXE_MS = 400 if os.environ.get("HEXE_SANITIZED") else 100  # a move in the endgame games; a sanitized Hexe is slower
+SF_MS = 100  # Stockfish is never sanitized
 TB_WIN_BOUND = 18872
 C = Checks("test_tb_uci")
 
@@ -209,14 +210,14 @@ def games(c):
             e.send("ucinewgame")
         t0 = time.monotonic()
         g = Game(fen, True)
-        r = g.run(hexe, sf, 100 * SLOW, 100)
+        r = g.run(hexe, sf, HEXE_MS, SF_MS)
         c.check(r == "hexe won", "won %s: %s in %d plies (%.0f s)" % (fen, r, len(g.moves), time.monotonic() - t0))
     for fen in drawn:
         for hexe_white in (True, False):
             for e in (hexe, sf):
                 e.send("ucinewgame")
             g = Game(fen, hexe_white)
-            r = g.run(hexe, sf, 100 * SLOW, 100)
+            r = g.run(hexe, sf, HEXE_MS, SF_MS)
             c.check(r != "hexe lost" and r != "unfinished",
                     "drawn %s, Hexe %s: %s after %d plies" % (fen, "White" if hexe_white else "Black", r, len(g.moves)))
     hexe.close()
