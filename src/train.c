@@ -383,7 +383,8 @@ static int usage(void)
             "--lambda X: the weight of the game result in the target, 0..1 (default 0.3;\n"
             "the rest is the search's score). --wd X: AdamW's weight decay (default 0.01).\n"
             "--val X: the fraction of each file's last games held out (default 0.02).\n"
-            "--scale K: centipawns per unit of output (default: fitted to the data).\n"
+            "--scale K: centipawns per unit of output (default: --init's, else fitted\n"
+            "to the data).\n"
             "--init FILE: start from that network (default: random weights).\n"
             "--mirror 1 (the default): each pass reads a random half of the positions\n"
             "without castling rights with their files flipped (a-h), the same position\n"
@@ -469,10 +470,6 @@ int train_main(int argc, char **argv)
         fprintf(stderr, "train: too few positions (%lld to train on, %lld held out)\n", d.n, nval);
         return 1;
     }
-    if (a.scale == 0)
-        a.scale = fit_scale(&d);
-    int scale = (int)lround(a.scale);
-    a.scale = scale; /* the integer scale the network file keeps */
     Params p, m, v, best, grad[64];
     bool ok = params_alloc(&p, a.hidden) && params_alloc(&m, a.hidden) && params_alloc(&v, a.hidden) &&
               params_alloc(&best, a.hidden);
@@ -495,6 +492,8 @@ int train_main(int argc, char **argv)
             return 1;
         }
         dequantise(&init, &p);
+        if (a.scale == 0) /* its outputs are in units of its own scale */
+            a.scale = init.scale;
         nnue_free(&init);
     } else {
         /* Small random weights: the accumulators start inside SCReLU's slope. */
@@ -506,6 +505,10 @@ int train_main(int argc, char **argv)
         for (int h = 0; h < 2 * a.hidden; h++)
             p.w2[h] = r2 * (2.0f * (float)(xorshift64(&rng) >> 11) / 9007199254740992.0f - 1.0f);
     }
+    if (a.scale == 0)
+        a.scale = fit_scale(&d);
+    int scale = (int)lround(a.scale);
+    a.scale = scale; /* the integer scale the network file keeps */
     FILE *log = a.log ? fopen(a.log, "w") : NULL;
     if (a.log && !log) {
         fprintf(stderr, "train: cannot write %s\n", a.log);

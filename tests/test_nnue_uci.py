@@ -33,6 +33,30 @@ def network_name(e):
     return head[0].split(":")[0][len("NNUE network "):] if head else None
 
 
+def scale_of(path):
+    """The scale field of a network file (docs/nnue.md: bytes 16-19)."""
+    with open(path, "rb") as f:
+        return int.from_bytes(f.read(20)[16:20], "little")
+
+
+def init_keeps_scale(c, data):
+    """A network trained on with --init keeps its scale unless --scale says
+    otherwise: its outputs are in those units, whatever K the data fits."""
+    def train(out, *extra):
+        r = subprocess.run([HEXE, "train", "--data", data, "--out", out, "--hidden", "32", "--epochs", "1",
+                            "--batch", "256", "--val", "0.1", *extra], capture_output=True, text=True, timeout=300)
+        k = re.search(r"K = (\d+)", r.stdout)
+        return r.returncode, int(k.group(1)) if k else None
+    first = os.path.join(TMP, "k97.nnue")
+    c.check(train(first, "--scale", "97") == (0, 97) and scale_of(first) == 97, "--scale 97 is used and written")
+    again = os.path.join(TMP, "k97-again.nnue")
+    c.check(train(again, "--init", first) == (0, 97) and scale_of(again) == 97,
+            "--init keeps the starting network's scale (97), not one fitted to the data")
+    other = os.path.join(TMP, "k120.nnue")
+    c.check(train(other, "--init", first, "--scale", "120") == (0, 120) and scale_of(other) == 120,
+            "--scale overrides the starting network's scale")
+
+
 def pipeline(c):
     data = os.path.join(TMP, "d.bin")
     r = subprocess.run([HEXE, "datagen", "--nodes", "400", "--games", "24", "--threads", "2", "--openings",
@@ -59,6 +83,7 @@ def pipeline(c):
                         log, png], capture_output=True, text=True, timeout=120)
     c.check((r.returncode == 0 and os.path.getsize(png) > 1000) or "matplotlib is missing" in r.stderr,
             "plot-loss draws the curves or says what it lacks: %s" % r.stderr[-200:])
+    init_keeps_scale(c, data)
     r = subprocess.run([HEXE, "train", "--data", os.path.join(TMP, "none.bin")], capture_output=True, text=True)
     c.check(r.returncode != 0 and "cannot read" in r.stderr, "train: missing data reported")
     r = subprocess.run([HEXE, "train", "--data", data, "--hidden", "48"], capture_output=True, text=True)
