@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""scripts/sprt-pool gives, for pooled pentanomial counts, the figures that
+fastchess (1.8.2-alpha, 74deac23) printed for the same counts in this
+project's SPRTs; it sums runs given as counts or as fastchess logs, reaches
+both verdicts, and refuses input it cannot read with exit 2."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_harness import Checks  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+POOL = os.path.join(ROOT, "scripts", "sprt-pool")
+C = Checks("test_sprt_pool")
+
+# Ptnml(0-2) -> (Elo, +/-, LLR) as fastchess printed them, SPRT [0, 10], alpha = beta = 0.05
+# (the last one as the project's notes recorded it, to one decimal).
+FASTCHESS = {
+    (46, 154, 241, 184, 65): ("17.13", "13.78", "2.03"),
+    (7, 43, 85, 60, 5): ("11.30", "20.91", "0.44"),
+    (7, 39, 81, 58, 5): ("13.72", "21.55", "0.54"),
+    (42, 81, 95, 71, 21): ("-29.2", "22.0", "-2.12"),
+}
+
+
+def same(got, want):
+    """got, the script's figures, printed to the digits of want, fastchess's."""
+    return got is not None and all("%.*f" % (len(w.split(".")[1]), g) == w for g, w in zip(got, want))
+
+
+def pool(*args):
+    r = subprocess.run([POOL, *args], capture_output=True, text=True, timeout=60)
+    m = re.search(r"Elo: (-?[\d.]+) \+/- ([\d.]+),.*\nLLR: (-?[\d.]+) .*: (.*)", r.stdout)
+    return r, (tuple(float(x) for x in m.groups()[:3]), m.group(4)) if m else (None, None)
+
+
+def main(c):
+    for counts, want in FASTCHESS.items():
+        r, (got, _) = pool(",".join(map(str, counts)))
+        c.check(r.returncode == 0 and same(got, want), "%s: fastchess printed %s, got %s %s"
+                % (list(counts), want, got, r.stderr[-200:]))
+
+    # Runs are summed: two parts give the figures of their sum, in either form.
+    r, (got, _) = pool("7,39,81,58,5", "[39, 115, 160, 126, 60]")
+    c.check(same(got, FASTCHESS[(46, 154, 241, 184, 65)]), "two runs pool to their sum: %s" % (got,))
+
+    tmp = tempfile.mkdtemp(prefix="hexe-sprt-pool-")
+    log = os.path.join(tmp, "match.log")
+    with open(log, "w") as f:
+        f.write("Results of new vs old (10+0.1, 1t, 16MB, balanced-2000.epd):\n"
+                "Ptnml(0-2): [1, 2, 3, 4, 5], WL/DD Ratio: 0.50\n"
+                "Results of new vs old (10+0.1, 1t, 16MB, balanced-2000.epd):\n"
+                "Ptnml(0-2): [7, 39, 81, 58, 5], WL/DD Ratio: 0.42\n")
+    r, (got, _) = pool(log)
+    c.check(same(got, FASTCHESS[(7, 39, 81, 58, 5)]), "a fastchess log gives its last Ptnml line: %s" % (got,))
+
+    r, (_, verdict) = pool("10,60,200,150,60")
+    c.check(verdict == "H1 accepted", "a clear gain accepts H1: %s" % verdict)
+    r, (_, verdict) = pool("60,150,200,60,10")
+    c.check(verdict == "H0 accepted", "a clear loss accepts H0: %s" % verdict)
+    r, (_, verdict) = pool("--elo0", "-10", "--elo1", "0", "60,150,200,60,10")
+    c.check(verdict == "H0 accepted", "other bounds are taken: %s" % verdict)
+
+    for bad in (["1,2,3"], ["a,b,c,d,e"], [os.path.join(tmp, "missing.log")], ["0,0,0,0,0"],
+                ["--elo0", "10", "--elo1", "0", "1,2,3,4,5"], []):
+        r, _ = pool(*bad)
+        c.check(r.returncode == 2 and "sprt-pool" in r.stderr, "refused with exit 2: %s -> %d %s"
+                % (bad, r.returncode, r.stderr[-120:]))
+
+
+if __name__ == "__main__":
+    C.run(main)
+    sys.exit(C.report())
