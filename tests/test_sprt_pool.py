@@ -64,7 +64,10 @@ def main(c):
     r, (_, verdict) = pool("--elo0", "-10", "--elo1", "0", "60,150,200,60,10")
     c.check(verdict == "H0 accepted", "other bounds are taken: %s" % verdict)
 
-    for bad in (["1,2,3"], ["a,b,c,d,e"], [os.path.join(tmp, "missing.log")], ["0,0,0,0,0"],
+    cut = os.path.join(tmp, "cut.log")
+    with open(cut, "w") as f:
+        f.write("Ptnml(0-2): \n")
+    for bad in (["1,2,3"], ["a,b,c,d,e"], [os.path.join(tmp, "missing.log")], [cut], ["0,0,0,0,0"],
                 ["--elo0", "10", "--elo1", "0", "1,2,3,4,5"], []):
         r, _ = pool(*bad)
         c.check(r.returncode == 2 and "sprt-pool" in r.stderr, "refused with exit 2: %s -> %d %s"
