@@ -5,6 +5,7 @@ project's SPRTs; it sums runs given as counts or as fastchess logs, reaches
 both verdicts, and refuses input it cannot read with exit 2."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,7 @@ def main(c):
         r, _ = pool(*bad)
         c.check(r.returncode == 2 and "sprt-pool" in r.stderr, "refused with exit 2: %s -> %d %s"
                 % (bad, r.returncode, r.stderr[-120:]))
+    shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
