@@ -60,12 +60,14 @@ $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
 
-# nnue.o is rebuilt when the network's contents or its path change (the
-# stamp holds the path and is rewritten only when it differs).
+# nnue.o is rebuilt when the network's path or contents change, even to an
+# older file (git mv, cp -p): the stamp holds the path and a checksum and is
+# rewritten only when they differ.
 $(BUILD)/eval/nnue.o: $(NNUE_FILE) $(BUILD)/nnue-file
 $(BUILD)/nnue-file: FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(NNUE_FILE)' | cmp -s - $@ || echo '$(NNUE_FILE)' > $@
+	@{ echo '$(NNUE_FILE)'; cksum < '$(NNUE_FILE)' 2>/dev/null; } > $@.new; \
+	 cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
 FORCE:
 # The files that print the version are rebuilt when it changes.
 $(BUILD)/uci.o $(BUILD)/play.o: $(wildcard VERSION)
