@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """scripts/sprt-pool gives, for pooled pentanomial counts, the figures that
 fastchess (1.8.2-alpha, 74deac23) printed for the same counts in this
-project's SPRTs; it sums runs given as counts or as fastchess logs, reaches
-both verdicts, and refuses input it cannot read with exit 2."""
+project's SPRTs; it sums runs given as counts, as fastchess logs or as
+PGNs (counted in complete pairs), reaches both verdicts, and refuses input
+it cannot read with exit 2."""
 import os
 import re
 import shutil
@@ -58,6 +59,28 @@ def main(c):
     r, (got, _) = pool(log)
     c.check(same(got, FASTCHESS[(7, 39, 81, 58, 5)]), "a fastchess log gives its last Ptnml line: %s" % (got,))
 
+    # A PGN counts complete pairs (games sharing a Round tag) for --engine: rounds 1-5 are
+    # 1.5, 0, 1.5, 1 and 2 points for "new"; round 6 lacks its second game and round 7
+    # is unfinished, so both are left out; another match's games are ignored.
+    games = [(1, "new", "old", "1-0"), (1, "old", "new", "1/2-1/2"),
+             (2, "old", "new", "1-0"), (2, "new", "old", "0-1"),
+             (3, "new", "old", "1/2-1/2"), (3, "old", "new", "0-1"),
+             (4, "old", "new", "1/2-1/2"), (4, "new", "old", "1/2-1/2"),
+             (5, "new", "old", "1-0"), (5, "old", "new", "0-1"),
+             (6, "new", "old", "1-0"), (7, "new", "old", "1-0"), (7, "old", "new", "*"),
+             (8, "hexe", "other", "1-0"), (8, "other", "hexe", "1-0")]
+    pgn = os.path.join(tmp, "match.pgn")
+    with open(pgn, "w") as f:
+        for rnd, white, black, result in games:
+            f.write('[Event "Fastchess Tournament"]\n[Round "%d"]\n[White "%s"]\n[Black "%s"]\n'
+                    '[Result "%s"]\n\n1. e4 e5 %s\n\n' % (rnd, white, black, result, result))
+    for engine, want in (("new", [1, 0, 1, 2, 1]), ("old", [1, 2, 1, 0, 1])):
+        r = subprocess.run([POOL, "--engine", engine, pgn], capture_output=True, text=True, timeout=60)
+        c.check(r.returncode == 0 and "Ptnml(0-2): %s" % want in r.stdout,
+                "a PGN gives the complete pairs of %s, %s: %s%s" % (engine, want, r.stdout, r.stderr[-200:]))
+    r, (got, _) = pool(pgn, "6,39,80,56,4")
+    c.check(same(got, FASTCHESS[(7, 39, 81, 58, 5)]), "a PGN pools with counts: %s" % (got,))
+
     r, (_, verdict) = pool("10,60,200,150,60")
     c.check(verdict == "H1 accepted", "a clear gain accepts H1: %s" % verdict)
     r, (_, verdict) = pool("60,150,200,60,10")
@@ -69,7 +92,7 @@ def main(c):
     with open(cut, "w") as f:
         f.write("Ptnml(0-2): \n")
     for bad in (["1,2,3"], ["a,b,c,d,e"], [os.path.join(tmp, "missing.log")], [cut], ["0,0,0,0,0"],
-                ["--elo0", "10", "--elo1", "0", "1,2,3,4,5"], []):
+                ["--elo0", "10", "--elo1", "0", "1,2,3,4,5"], ["--engine", "nobody", pgn], []):
         r, _ = pool(*bad)
         c.check(r.returncode == 2 and "sprt-pool" in r.stderr, "refused with exit 2: %s -> %d %s"
                 % (bad, r.returncode, r.stderr[-120:]))
