@@ -3,11 +3,10 @@
 `go infinite` or analysis, ponder still waits, bad book files reported."""
 import os
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_harness import Checks, Engine  # noqa: E402
+from uci_harness import Checks, Engine, temp_dir  # noqa: E402
 
 # The shipped default book: bad copies of it are made from its first entries.
 BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "books", "book.bin")
@@ -76,7 +75,7 @@ def default_book(c):
 
 
 def bad_books(c):
-    tmp = tempfile.mkdtemp()
+    tmp = temp_dir("hexe-book-")
     trunc = os.path.join(tmp, "trunc.bin")
     with open(BOOK, "rb") as f:
         data = f.read(1600)

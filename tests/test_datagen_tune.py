@@ -7,15 +7,14 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_harness import Checks  # noqa: E402
+from uci_harness import Checks, temp_dir  # noqa: E402
 
 HEXE = os.environ.get("HEXE", "./hexe")
 OPENINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "openings", "balanced-100.epd")
 C = Checks("test_datagen_tune")
-TMP = tempfile.mkdtemp(prefix="hexe-dg-")
+TMP = temp_dir("hexe-dg-")
 LINE = re.compile(r"^(\S+ [wb] \S+ \S+ \d+ \d+) \| (1\.0|0\.5|0\.0)$")
 
 

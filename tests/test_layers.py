@@ -6,10 +6,9 @@ of src/ stays within MAX_LINES lines (one concern per file)."""
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_harness import Checks  # noqa: E402
+from uci_harness import Checks, temp_dir  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 CHECK = os.path.join(ROOT, "scripts", "check-includes")
@@ -24,7 +23,7 @@ def run_check(src=None):
 
 
 def tree(files):
-    d = tempfile.mkdtemp(prefix="layers-")
+    d = temp_dir("hexe-layers-")
     for name, text in files.items():
         path = os.path.join(d, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -9,15 +9,14 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_harness import Checks, Engine  # noqa: E402
+from uci_harness import Checks, Engine, temp_dir  # noqa: E402
 
 HEXE = os.environ.get("HEXE", "./hexe")
 C = Checks("test_nnue_uci")
-TMP = tempfile.mkdtemp(prefix="hexe-nnue-")
+TMP = temp_dir("hexe-nnue-")
 OPENINGS = os.path.join(TMP, "openings.epd")
 with open(OPENINGS, "w") as f:
     f.write("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n"

@@ -1,11 +1,21 @@
 """A small UCI driver for the integration tests (Python 3 standard library only)."""
+import atexit
 import os
 import queue
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 
 ENGINE = os.environ.get("HEXE", "./hexe")
+
+
+def temp_dir(prefix):
+    """A fresh temporary folder, removed when the test process exits."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
+    return d
 
 
 class Engine:
