@@ -7,20 +7,18 @@ import os
 import pty
 import re
 import select
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_harness import Checks  # noqa: E402
+from uci_harness import Checks, temp_dir  # noqa: E402
 
 HEXE = os.path.abspath(os.environ.get("HEXE", "./hexe"))
 SLOW = 4 if os.environ.get("HEXE_SANITIZED") else 1
 C = Checks("test_play")
-TMP = tempfile.mkdtemp(prefix="hexe-play-")
+TMP = temp_dir("hexe-play-")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 WHITE_PIECES, BLACK_PIECES = "\u2654\u2655\u2656\u2657\u2658\u2659", "\u265a\u265b\u265c\u265d\u265e\u265f"
 PROMPT = "Your move: "
@@ -311,10 +309,7 @@ def ambiguous_and_ctrl_c(c):
     c.check(len(pgn_games("eof.pgn")) == 1, "game saved at end of input")
 
 
-try:
-    for scenario in (options, game_as_white, mate_and_new_game, draws, check_announced, play_black_and_resign,
-                     ambiguous_and_ctrl_c):
-        C.run(scenario)
-finally:
-    shutil.rmtree(TMP, ignore_errors=True)
+for scenario in (options, game_as_white, mate_and_new_game, draws, check_announced, play_black_and_resign,
+                 ambiguous_and_ctrl_c):
+    C.run(scenario)
 sys.exit(C.report())

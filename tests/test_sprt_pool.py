@@ -6,13 +6,11 @@ PGNs (counted in complete pairs), reaches both verdicts, and refuses input
 it cannot read with exit 2."""
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_harness import Checks  # noqa: E402
+from uci_harness import Checks, temp_dir  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 POOL = os.path.join(ROOT, "scripts", "sprt-pool")
@@ -49,7 +47,7 @@ def main(c):
     r, (got, _) = pool("7,39,81,58,5", "[39, 115, 160, 126, 60]")
     c.check(same(got, FASTCHESS[(46, 154, 241, 184, 65)]), "two runs pool to their sum: %s" % (got,))
 
-    tmp = tempfile.mkdtemp(prefix="hexe-sprt-pool-")
+    tmp = temp_dir("hexe-sprt-pool-")
     log = os.path.join(tmp, "match.log")
     with open(log, "w") as f:
         f.write("Results of new vs old (10+0.1, 1t, 16MB, balanced-2000.epd):\n"
@@ -96,7 +94,6 @@ def main(c):
         r, _ = pool(*bad)
         c.check(r.returncode == 2 and "sprt-pool" in r.stderr, "refused with exit 2: %s -> %d %s"
                 % (bad, r.returncode, r.stderr[-120:]))
-    shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
