@@ -73,7 +73,8 @@ def pipeline(c):
     if len(epochs) == 6:
         c.check(float(epochs[-1][1]) < float(epochs[0][1]), "the training loss falls: %s" % epochs)
     c.check(re.search(r"K = \d+", r.stdout) is not None, "the fitted scale K is reported")
-    c.check(re.search(r"quantised .*mean \|diff\| [0-9.]+ cp, largest \d+ cp: ok", r.stdout) is not None,
+    c.check(re.search(r"quantised .*mean \|diff\| [0-9.]+ cp, mean diff [+-][0-9.]+ cp, largest \d+ cp: ok",
+                      r.stdout) is not None,
             "the quantised network read back matches the float one: %s" % r.stdout[-200:])
     rows = open(log).read().splitlines() if os.path.exists(log) else []
     c.check(len(rows) == 7 and rows[0] == "epoch,train,validation,lr,positions_per_s", "the CSV log has 6 epochs")
