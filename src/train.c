@@ -293,43 +293,6 @@ static double loss_of(const Params *p, const PackedPos *rec, long long n, const 
 
 /* ---- Quantisation ---- */
 
-static int16_t q16(float x, float mul, int lim)
-{
-    long v = lrintf(x * mul);
-    return (int16_t)(v > lim ? lim : v < -lim ? -lim : v);
-}
-
-static bool quantise(const Params *p, int scale, Network *net)
-{
-    int H = p->hidden;
-    size_t nw1 = (size_t)NNUE_INPUTS * H;
-    int16_t *mem = aligned_alloc(64, ((nw1 + 3 * (size_t)H) * sizeof(int16_t) + 63) / 64 * 64);
-    if (!mem)
-        return false;
-    net->hidden = H, net->scale = scale;
-    net->w1 = mem, net->b1 = mem + nw1, net->w2 = mem + nw1 + H;
-    for (size_t i = 0; i < nw1; i++)
-        net->w1[i] = q16(p->w1[i], NNUE_QA, 32767);
-    for (int h = 0; h < H; h++)
-        net->b1[h] = q16(p->b1[h], NNUE_QA, 32767);
-    for (int h = 0; h < 2 * H; h++)
-        net->w2[h] = q16(p->w2[h], NNUE_QB, 127);
-    net->b2 = (int32_t)lrintf(p->b2[0] * NNUE_QA * NNUE_QB);
-    return true;
-}
-
-static void dequantise(const Network *net, Params *p)
-{
-    size_t nw1 = (size_t)NNUE_INPUTS * net->hidden;
-    for (size_t i = 0; i < nw1; i++)
-        p->w1[i] = net->w1[i] / (float)NNUE_QA;
-    for (int h = 0; h < net->hidden; h++)
-        p->b1[h] = net->b1[h] / (float)NNUE_QA;
-    for (int h = 0; h < 2 * net->hidden; h++)
-        p->w2[h] = net->w2[h] / (float)NNUE_QB;
-    p->b2[0] = (float)net->b2 / (NNUE_QA * NNUE_QB);
-}
-
 /* The quantised network against the float one on positions rec[0..n), about
  * 20,000 of them evenly spaced: the mean of float - quantised and of its size,
  * and the largest size, in cp. */
@@ -360,16 +323,50 @@ static void compare(const Network *net, const Params *p, const PackedPos *rec, l
     *bias = *checked ? signed_sum / (double)*checked : 0;
 }
 
-/* Rounding the output weights shifts the output by much the same amount in
- * most positions (the saturated hidden units' errors add up): the output
- * bias takes back the mean shift, measured on training positions. */
-static void correct_bias(Network *net, const Params *p, const PackedPos *rec, long long n, int scale)
+static int16_t q16(float x, float mul, int lim)
 {
+    long v = lrintf(x * mul);
+    return (int16_t)(v > lim ? lim : v < -lim ? -lim : v);
+}
+
+/* The float network in the engine's integers. Rounding the output weights
+ * shifts the output by much the same amount in most positions (the saturated
+ * hidden units' errors add up), so the output bias then takes back the mean
+ * shift, measured on the training positions rec[0..n). */
+static bool quantise(const Params *p, int scale, const PackedPos *rec, long long n, Network *net)
+{
+    int H = p->hidden;
+    size_t nw1 = (size_t)NNUE_INPUTS * H;
+    int16_t *mem = aligned_alloc(64, ((nw1 + 3 * (size_t)H) * sizeof(int16_t) + 63) / 64 * 64);
+    if (!mem)
+        return false;
+    net->hidden = H, net->scale = scale;
+    net->w1 = mem, net->b1 = mem + nw1, net->w2 = mem + nw1 + H;
+    for (size_t i = 0; i < nw1; i++)
+        net->w1[i] = q16(p->w1[i], NNUE_QA, 32767);
+    for (int h = 0; h < H; h++)
+        net->b1[h] = q16(p->b1[h], NNUE_QA, 32767);
+    for (int h = 0; h < 2 * H; h++)
+        net->w2[h] = q16(p->w2[h], NNUE_QB, 127);
+    net->b2 = (int32_t)lrintf(p->b2[0] * NNUE_QA * NNUE_QB);
     double bias, mean;
     int worst;
     long long checked;
     compare(net, p, rec, n, scale, &bias, &mean, &worst, &checked);
     net->b2 += (int32_t)lrint(bias * NNUE_QA * NNUE_QB / scale);
+    return true;
+}
+
+static void dequantise(const Network *net, Params *p)
+{
+    size_t nw1 = (size_t)NNUE_INPUTS * net->hidden;
+    for (size_t i = 0; i < nw1; i++)
+        p->w1[i] = net->w1[i] / (float)NNUE_QA;
+    for (int h = 0; h < net->hidden; h++)
+        p->b1[h] = net->b1[h] / (float)NNUE_QA;
+    for (int h = 0; h < 2 * net->hidden; h++)
+        p->w2[h] = net->w2[h] / (float)NNUE_QB;
+    p->b2[0] = (float)net->b2 / (NNUE_QA * NNUE_QB);
 }
 
 /* The written file read back by the engine's loader, against the float
@@ -623,10 +620,7 @@ int train_main(int argc, char **argv)
            best_val, best_epoch);
     Network net;
     FILE *out = fopen(a.out, "wb");
-    bool wrote = out && quantise(&best, scale, &net);
-    if (wrote)
-        correct_bias(&net, &best, d.rec, d.n, scale);
-    wrote = wrote && nnue_write(&net, out);
+    bool wrote = out && quantise(&best, scale, d.rec, d.n, &net) && nnue_write(&net, out);
     if (out && fclose(out) != 0)
         wrote = false;
     if (!wrote) {
