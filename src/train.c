@@ -70,7 +70,7 @@ static bool params_alloc(Params *p, int hidden)
 
 typedef struct {
     PackedPos *rec;
-    long long n, ntrain; /* records [0, ntrain) train, the rest validate (after arrangement) */
+    long long n; /* the training records; the held-out ones are kept apart */
 } Data;
 
 static bool read_records(const char *path, Data *d, double val, long long max, PackedPos **val_out, long long *nval)
@@ -293,15 +293,19 @@ static double loss_of(const Params *p, const PackedPos *rec, long long n, const 
 
 /* ---- Quantisation ---- */
 
-/* The quantised network against the float one on positions rec[0..n), about
- * 20,000 of them evenly spaced: the mean of float - quantised and of its size,
- * and the largest size, in cp. */
-static void compare(const Network *net, const Params *p, const PackedPos *rec, long long n, int scale,
-                    double *bias, double *mean, int *worst, long long *checked)
+/* The quantised network against the float one, in cp. */
+typedef struct {
+    double bias, mean; /* the mean of float - quantised, and of its size */
+    int worst;         /* the largest size */
+    long long checked; /* positions compared */
+} QuantDiff;
+
+/* On positions rec[0..n), about 20,000 of them evenly spaced. */
+static QuantDiff compare(const Network *net, const Params *p, const PackedPos *rec, long long n, int scale)
 {
     float acc[2 * NNUE_MAX_HIDDEN];
     double sum = 0, signed_sum = 0;
-    *worst = 0, *checked = 0;
+    QuantDiff d = {0};
     long long step = n > 20000 ? n / 20000 : 1;
     for (long long i = 0; i < n; i += step) {
         Sample s;
@@ -316,11 +320,12 @@ static void compare(const Network *net, const Params *p, const PackedPos *rec, l
         double f = (double)forward(p, &s, acc) * scale;
         int diff = (int)fabs(f - q);
         sum += fabs(f - q), signed_sum += f - q;
-        *worst = diff > *worst ? diff : *worst;
-        ++*checked;
+        d.worst = diff > d.worst ? diff : d.worst;
+        d.checked++;
     }
-    *mean = *checked ? sum / (double)*checked : 0;
-    *bias = *checked ? signed_sum / (double)*checked : 0;
+    if (d.checked)
+        d.mean = sum / (double)d.checked, d.bias = signed_sum / (double)d.checked;
+    return d;
 }
 
 static int16_t q16(float x, float mul, int lim)
@@ -349,11 +354,7 @@ static bool quantise(const Params *p, int scale, const PackedPos *rec, long long
     for (int h = 0; h < 2 * H; h++)
         net->w2[h] = q16(p->w2[h], NNUE_QB, 127);
     net->b2 = (int32_t)lrintf(p->b2[0] * NNUE_QA * NNUE_QB);
-    double bias, mean;
-    int worst;
-    long long checked;
-    compare(net, p, rec, n, scale, &bias, &mean, &worst, &checked);
-    net->b2 += (int32_t)lrint(bias * NNUE_QA * NNUE_QB / scale);
+    net->b2 += (int32_t)lrint(compare(net, p, rec, n, scale).bias * NNUE_QA * NNUE_QB / scale);
     return true;
 }
 
@@ -372,7 +373,7 @@ static void dequantise(const Network *net, Params *p)
 /* The written file read back by the engine's loader, against the float
  * network on held-out positions. */
 static bool check_quantised(const char *path, const Params *p, const PackedPos *rec, long long n, int scale,
-                            double *bias, double *mean, int *worst, long long *checked)
+                            QuantDiff *diff)
 {
     Network net;
     char err[256];
@@ -380,7 +381,7 @@ static bool check_quantised(const char *path, const Params *p, const PackedPos *
         fprintf(stderr, "train: the network written does not load: %s\n", err);
         return false;
     }
-    compare(&net, p, rec, n, scale, bias, mean, worst, checked);
+    *diff = compare(&net, p, rec, n, scale);
     nnue_free(&net);
     return true;
 }
@@ -628,16 +629,14 @@ int train_main(int argc, char **argv)
         return 1;
     }
     nnue_free(&net);
-    double bias, mean;
-    int worst;
-    long long checked;
-    if (!check_quantised(a.out, &best, val, nval, scale, &bias, &mean, &worst, &checked))
+    QuantDiff qd;
+    if (!check_quantised(a.out, &best, val, nval, scale, &qd))
         return 1;
     /* Rounding moves each weight by at most half a step: a few cp on average. */
-    bool close = mean <= 4.0;
+    bool close = qd.mean <= 4.0;
     printf("quantised %s: against the float network on %lld held-out positions, mean |diff| %.2f cp, "
            "mean diff %+.2f cp, largest %d cp: %s\n",
-           a.out, checked, mean, bias, worst, close ? "ok (tolerance: mean 4 cp)" : "FAILED (tolerance: mean 4 cp)");
+           a.out, qd.checked, qd.mean, qd.bias, qd.worst, close ? "ok (tolerance: mean 4 cp)" : "FAILED (tolerance: mean 4 cp)");
     free(perm);
     free(acc);
     free(d.rec);
