@@ -66,6 +66,12 @@ static bool params_alloc(Params *p, int hidden)
     return true;
 }
 
+/* A uniform draw from [-r, r). */
+static float uniform(uint64_t *rng, float r)
+{
+    return r * (2.0f * (float)(xorshift64(rng) >> 11) / 9007199254740992.0f - 1.0f);
+}
+
 /* ---- Data ---- */
 
 typedef struct {
@@ -358,15 +364,21 @@ static bool quantise(const Params *p, int scale, const PackedPos *rec, long long
     return true;
 }
 
+/* A network file's weights into the first net->hidden units of p. When p has
+ * more units (a network grown from a smaller one), the others keep their
+ * weights into the layer but get no output weight, so p computes what the
+ * file does and the new units start from there. */
 static void dequantise(const Network *net, Params *p)
 {
-    size_t nw1 = (size_t)NNUE_INPUTS * net->hidden;
-    for (size_t i = 0; i < nw1; i++)
-        p->w1[i] = net->w1[i] / (float)NNUE_QA;
-    for (int h = 0; h < net->hidden; h++)
+    int n = net->hidden, H = p->hidden;
+    for (size_t f = 0; f < NNUE_INPUTS; f++)
+        for (int h = 0; h < n; h++)
+            p->w1[f * H + h] = net->w1[f * n + h] / (float)NNUE_QA;
+    for (int h = 0; h < n; h++)
         p->b1[h] = net->b1[h] / (float)NNUE_QA;
-    for (int h = 0; h < 2 * net->hidden; h++)
-        p->w2[h] = net->w2[h] / (float)NNUE_QB;
+    for (int half = 0; half < 2; half++)
+        for (int h = 0; h < H; h++)
+            p->w2[half * H + h] = h < n ? net->w2[half * n + h] / (float)NNUE_QB : 0.0f;
     p->b2[0] = (float)net->b2 / (NNUE_QA * NNUE_QB);
 }
 
@@ -406,7 +418,9 @@ static int usage(void)
             "--val X: the fraction of each file's last games held out (default 0.02).\n"
             "--scale K: centipawns per unit of output (default: --init's, else fitted\n"
             "to the data).\n"
-            "--init FILE: start from that network (default: random weights).\n"
+            "--init FILE: start from that network (default: random weights); one with\n"
+            "fewer hidden units is grown to --hidden, its new units without output\n"
+            "weights at first, so that training starts from what FILE computes.\n"
             "--mirror 1 (the default): each pass reads a random half of the positions\n"
             "without castling rights with their files flipped (a-h), the same position\n"
             "to the rules and its score; 0 reads every position as it is.\n"
@@ -501,6 +515,9 @@ int train_main(int argc, char **argv)
         return 1;
     }
     uint64_t rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)a.seed * 0xD1B54A32D192ED03ULL);
+    /* Small random weights: the accumulators start inside SCReLU's slope. */
+    float r1 = 0.5f / sqrtf(32.0f), r2 = 1.0f / sqrtf((float)a.hidden);
+    int grown = 0; /* the first unit --init does not give */
     if (a.init) {
         Network init;
         char err[256];
@@ -508,24 +525,23 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "train: --init: %s\n", err);
             return 1;
         }
-        if (init.hidden != a.hidden) {
-            fprintf(stderr, "train: --init has %d hidden units, --hidden says %d\n", init.hidden, a.hidden);
+        if (init.hidden > a.hidden) {
+            fprintf(stderr, "train: --init has %d hidden units, more than --hidden %d\n", init.hidden, a.hidden);
             return 1;
         }
+        grown = init.hidden;
         dequantise(&init, &p);
         if (a.scale == 0) /* its outputs are in units of its own scale */
             a.scale = init.scale;
         nnue_free(&init);
-    } else {
-        /* Small random weights: the accumulators start inside SCReLU's slope. */
-        float r1 = 0.5f / sqrtf(32.0f), r2 = 1.0f / sqrtf((float)a.hidden);
-        for (size_t i = 0; i < (size_t)NNUE_INPUTS * a.hidden; i++)
-            p.w1[i] = r1 * (2.0f * (float)(xorshift64(&rng) >> 11) / 9007199254740992.0f - 1.0f);
-        for (int h = 0; h < a.hidden; h++)
-            p.b1[h] = 0.25f;
-        for (int h = 0; h < 2 * a.hidden; h++)
-            p.w2[h] = r2 * (2.0f * (float)(xorshift64(&rng) >> 11) / 9007199254740992.0f - 1.0f);
     }
+    for (size_t f = 0; f < NNUE_INPUTS && grown < a.hidden; f++)
+        for (int h = grown; h < a.hidden; h++)
+            p.w1[f * (size_t)a.hidden + h] = uniform(&rng, r1);
+    for (int h = grown; h < a.hidden; h++)
+        p.b1[h] = 0.25f;
+    for (int h = 0; h < 2 * a.hidden && !a.init; h++)
+        p.w2[h] = uniform(&rng, r2);
     if (a.scale == 0)
         a.scale = fit_scale(&d);
     int scale = (int)lround(a.scale);

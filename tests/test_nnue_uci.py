@@ -38,12 +38,19 @@ def scale_of(path):
         return int.from_bytes(f.read(20)[16:20], "little")
 
 
+def train_small(data, out, *extra):
+    """One epoch of `hexe train` on data: its exit status and output."""
+    args = [HEXE, "train", "--data", data, "--out", out, "--epochs", "1", "--batch", "256", "--val", "0.1", *extra]
+    if "--hidden" not in extra:
+        args += ["--hidden", "32"]
+    return subprocess.run(args, capture_output=True, text=True, timeout=300)
+
+
 def init_keeps_scale(c, data):
     """A network trained on with --init keeps its scale unless --scale says
     otherwise: its outputs are in those units, whatever K the data fits."""
     def train(out, *extra):
-        r = subprocess.run([HEXE, "train", "--data", data, "--out", out, "--hidden", "32", "--epochs", "1",
-                            "--batch", "256", "--val", "0.1", *extra], capture_output=True, text=True, timeout=300)
+        r = train_small(data, out, *extra)
         k = re.search(r"K = (\d+)", r.stdout)
         return r.returncode, int(k.group(1)) if k else None
     first = os.path.join(TMP, "k97.nnue")
@@ -54,6 +61,28 @@ def init_keeps_scale(c, data):
     other = os.path.join(TMP, "k120.nnue")
     c.check(train(other, "--init", first, "--scale", "120") == (0, 120) and scale_of(other) == 120,
             "--scale overrides the starting network's scale")
+    init_grows(c, data, first)
+
+
+def init_grows(c, data, first):
+    """--init with fewer hidden units than --hidden grows the network: the new
+    units have no output weight yet, so before the first step it computes
+    what the file does, to the held-out loss."""
+    def start_loss(r):
+        m = re.search(r"^epoch 0: validation ([0-9.]+)$", r.stdout, re.M)
+        return m.group(1) if m else None
+    same = train_small(data, os.path.join(TMP, "same.nnue"), "--init", first)
+    grown_path = os.path.join(TMP, "grown.nnue")
+    grown = train_small(data, grown_path, "--init", first, "--hidden", "64")
+    c.check(grown.returncode == 0 and start_loss(grown) is not None and start_loss(grown) == start_loss(same),
+            "a 32-unit network grown to 64 starts at its held-out loss (%s, %s): %s" %
+            (start_loss(same), start_loss(grown), grown.stderr[-200:]))
+    with open(grown_path, "rb") as f:
+        hidden = int.from_bytes(f.read(16)[12:16], "little")
+    c.check(hidden == 64, "the grown network has 64 hidden units (%d)" % hidden)
+    r = train_small(data, os.path.join(TMP, "shrunk.nnue"), "--init", grown_path)
+    c.check(r.returncode != 0 and "more than --hidden 32" in r.stderr,
+            "a network cannot be shrunk: %s" % r.stderr[-200:])
 
 
 def pipeline(c):
