@@ -2,7 +2,8 @@
  * records of `hexe datagen --format bin` (packed.h), on the CPU, in threads.
  *
  *   acc_p  = b1 + sum of the W1 rows of the pieces seen from perspective p
- *   out    = W2 . [screlu(acc_stm), screlu(acc_other)] + b2,  screlu(x) = clamp(x, 0, 1)^2
+ *   out    = W2[k] . [screlu(acc_stm), screlu(acc_other)] + b2[k],  screlu(x) = clamp(x, 0, 1)^2
+ *            (k: the output bucket of the number of pieces, nnue_bucket)
  *   eval   = out * K centipawns
  *   target = lambda * result + (1 - lambda) * sigmoid(score / K)   (side to move's view)
  *   loss   = mean of (sigmoid(out) - target)^2
@@ -36,7 +37,7 @@
 
 typedef struct {
     const char *data[MAX_FILES], *out, *init, *log;
-    int ndata, hidden, epochs, batch, threads;
+    int ndata, hidden, buckets, epochs, batch, threads;
     double lr, lr_end, lambda, val, wd, scale;
     long long epoch_size, max_positions;
     unsigned seed;
@@ -45,16 +46,16 @@ typedef struct {
 
 /* The parameters, their gradients or Adam's moments: one block of floats. */
 typedef struct {
-    int hidden;
+    int hidden, buckets;
     size_t size;
-    float *w1, *b1, *w2, *b2; /* views into all */
+    float *w1, *b1, *w2, *b2; /* views into all: w2 [buckets][2 * hidden], b2 [buckets] */
     float *all;
 } Params;
 
-static bool params_alloc(Params *p, int hidden)
+static bool params_alloc(Params *p, int hidden, int buckets)
 {
-    p->hidden = hidden;
-    p->size = (size_t)NNUE_INPUTS * hidden + 3 * (size_t)hidden + 1;
+    p->hidden = hidden, p->buckets = buckets;
+    p->size = (size_t)NNUE_INPUTS * hidden + hidden + (2 * (size_t)hidden + 1) * buckets;
     p->all = aligned_alloc(64, (p->size * sizeof(float) + 63) / 64 * 64);
     if (!p->all)
         return false;
@@ -62,7 +63,7 @@ static bool params_alloc(Params *p, int hidden)
     p->w1 = p->all;
     p->b1 = p->w1 + (size_t)NNUE_INPUTS * hidden;
     p->w2 = p->b1 + hidden;
-    p->b2 = p->w2 + 2 * hidden;
+    p->b2 = p->w2 + 2 * (size_t)hidden * buckets;
     return true;
 }
 
@@ -192,7 +193,8 @@ typedef struct {
 /* The network's output for a sample, the accumulators left in acc. */
 static float forward(const Params *p, const Sample *s, float *acc)
 {
-    int H = p->hidden;
+    int H = p->hidden, bucket = nnue_bucket(p->buckets, s->n);
+    const float *w2 = p->w2 + 2 * (size_t)bucket * H;
     float *us = acc, *them = acc + H;
     memcpy(us, p->b1, (size_t)H * sizeof(float));
     memcpy(them, p->b1, (size_t)H * sizeof(float));
@@ -203,10 +205,10 @@ static float forward(const Params *p, const Sample *s, float *acc)
             them[h] += wt[h];
         }
     }
-    float out = p->b2[0];
+    float out = p->b2[bucket];
     for (int h = 0; h < H; h++) {
         float a = fminf(fmaxf(us[h], 0.0f), 1.0f), b = fminf(fmaxf(them[h], 0.0f), 1.0f);
-        out += a * a * p->w2[h] + b * b * p->w2[H + h];
+        out += a * a * w2[h] + b * b * w2[H + h];
     }
     return out;
 }
@@ -232,13 +234,16 @@ static void *work_run(void *arg)
         float err = pred - target;
         w->loss += (double)(err * err);
         float d = 2.0f * err * pred * (1.0f - pred) * w->norm;
-        g->b2[0] += d;
+        int bucket = nnue_bucket(p->buckets, s.n);
+        const float *w2 = p->w2 + 2 * (size_t)bucket * H;
+        float *g2 = g->w2 + 2 * (size_t)bucket * H;
+        g->b2[bucket] += d;
         for (int h = 0; h < H; h++) {
             float a = fminf(fmaxf(us[h], 0.0f), 1.0f), b = fminf(fmaxf(them[h], 0.0f), 1.0f);
-            g->w2[h] += d * a * a;
-            g->w2[H + h] += d * b * b;
-            dus[h] = us[h] > 0.0f && us[h] < 1.0f ? 2.0f * a * d * p->w2[h] : 0.0f;
-            dthem[h] = them[h] > 0.0f && them[h] < 1.0f ? 2.0f * b * d * p->w2[H + h] : 0.0f;
+            g2[h] += d * a * a;
+            g2[H + h] += d * b * b;
+            dus[h] = us[h] > 0.0f && us[h] < 1.0f ? 2.0f * a * d * w2[h] : 0.0f;
+            dthem[h] = them[h] > 0.0f && them[h] < 1.0f ? 2.0f * b * d * w2[H + h] : 0.0f;
             g->b1[h] += dus[h] + dthem[h];
         }
         for (int k = 0; k < s.n; k++) {
@@ -304,13 +309,15 @@ typedef struct {
     double bias, mean; /* the mean of float - quantised, and of its size */
     int worst;         /* the largest size */
     long long checked; /* positions compared */
+    double bucket_bias[NNUE_MAX_BUCKETS]; /* the mean of float - quantised in each output bucket */
 } QuantDiff;
 
 /* On positions rec[0..n), about 20,000 of them evenly spaced. */
 static QuantDiff compare(const Network *net, const Params *p, const PackedPos *rec, long long n, int scale)
 {
     float acc[2 * NNUE_MAX_HIDDEN];
-    double sum = 0, signed_sum = 0;
+    double sum = 0, signed_sum = 0, bucket_sum[NNUE_MAX_BUCKETS] = {0};
+    long long bucket_n[NNUE_MAX_BUCKETS] = {0};
     QuantDiff d = {0};
     long long step = n > 20000 ? n / 20000 : 1;
     for (long long i = 0; i < n; i += step) {
@@ -324,13 +331,16 @@ static QuantDiff compare(const Network *net, const Params *p, const PackedPos *r
                 bb[u.piece[sq]] |= 1ULL << sq;
         int q = nnue_evaluate_board(net, bb, u.side);
         double f = (double)forward(p, &s, acc) * scale;
-        int diff = (int)fabs(f - q);
+        int diff = (int)fabs(f - q), k = nnue_bucket(net->buckets, s.n);
         sum += fabs(f - q), signed_sum += f - q;
+        bucket_sum[k] += f - q, bucket_n[k]++;
         d.worst = diff > d.worst ? diff : d.worst;
         d.checked++;
     }
     if (d.checked)
         d.mean = sum / (double)d.checked, d.bias = signed_sum / (double)d.checked;
+    for (int k = 0; k < net->buckets; k++)
+        d.bucket_bias[k] = bucket_n[k] ? bucket_sum[k] / (double)bucket_n[k] : d.bias;
     return d;
 }
 
@@ -341,33 +351,38 @@ static int16_t q16(float x, float mul, int lim)
 }
 
 /* The float network in the engine's integers. Rounding the output weights
- * shifts the output by much the same amount in most positions (the saturated
- * hidden units' errors add up), so the output bias then takes back the mean
- * shift, measured on the training positions rec[0..n). */
+ * shifts the output by much the same amount in most positions of a bucket
+ * (the saturated hidden units' errors add up), so each bucket's output bias
+ * then takes back its mean shift, measured on the training positions
+ * rec[0..n). */
 static bool quantise(const Params *p, int scale, const PackedPos *rec, long long n, Network *net)
 {
-    int H = p->hidden;
-    size_t nw1 = (size_t)NNUE_INPUTS * H;
-    int16_t *mem = aligned_alloc(64, ((nw1 + 3 * (size_t)H) * sizeof(int16_t) + 63) / 64 * 64);
+    int H = p->hidden, B = p->buckets;
+    size_t nw1 = (size_t)NNUE_INPUTS * H, nw2 = 2 * (size_t)H * B;
+    int16_t *mem = aligned_alloc(64, ((nw1 + H + nw2) * sizeof(int16_t) + 63) / 64 * 64);
     if (!mem)
         return false;
-    net->hidden = H, net->scale = scale;
+    net->hidden = H, net->scale = scale, net->buckets = B;
     net->w1 = mem, net->b1 = mem + nw1, net->w2 = mem + nw1 + H;
     for (size_t i = 0; i < nw1; i++)
         net->w1[i] = q16(p->w1[i], NNUE_QA, 32767);
     for (int h = 0; h < H; h++)
         net->b1[h] = q16(p->b1[h], NNUE_QA, 32767);
-    for (int h = 0; h < 2 * H; h++)
-        net->w2[h] = q16(p->w2[h], NNUE_QB, 127);
-    net->b2 = (int32_t)lrintf(p->b2[0] * NNUE_QA * NNUE_QB);
-    net->b2 += (int32_t)lrint(compare(net, p, rec, n, scale).bias * NNUE_QA * NNUE_QB / scale);
+    for (size_t i = 0; i < nw2; i++)
+        net->w2[i] = q16(p->w2[i], NNUE_QB, 127);
+    for (int k = 0; k < B; k++)
+        net->b2[k] = (int32_t)lrintf(p->b2[k] * NNUE_QA * NNUE_QB);
+    QuantDiff shift = compare(net, p, rec, n, scale);
+    for (int k = 0; k < B; k++)
+        net->b2[k] += (int32_t)lrint(shift.bucket_bias[k] * NNUE_QA * NNUE_QB / scale);
     return true;
 }
 
 /* A network file's weights into the first net->hidden units of p. When p has
  * more units (a network grown from a smaller one), the others keep their
  * weights into the layer but get no output weight, so p computes what the
- * file does and the new units start from there. */
+ * file does and the new units start from there. A file of one output bucket
+ * gives its output layer to each of p's buckets. */
 static void dequantise(const Network *net, Params *p)
 {
     int n = net->hidden, H = p->hidden;
@@ -376,10 +391,13 @@ static void dequantise(const Network *net, Params *p)
             p->w1[f * H + h] = net->w1[f * n + h] / (float)NNUE_QA;
     for (int h = 0; h < n; h++)
         p->b1[h] = net->b1[h] / (float)NNUE_QA;
-    for (int half = 0; half < 2; half++)
-        for (int h = 0; h < H; h++)
-            p->w2[half * H + h] = h < n ? net->w2[half * n + h] / (float)NNUE_QB : 0.0f;
-    p->b2[0] = (float)net->b2 / (NNUE_QA * NNUE_QB);
+    for (int k = 0; k < p->buckets; k++) {
+        int from = net->buckets == 1 ? 0 : k;
+        for (int half = 0; half < 2; half++)
+            for (int h = 0; h < H; h++)
+                p->w2[(2 * k + half) * H + h] = h < n ? net->w2[(2 * from + half) * n + h] / (float)NNUE_QB : 0.0f;
+        p->b2[k] = (float)net->b2[from] / (NNUE_QA * NNUE_QB);
+    }
 }
 
 /* The written file read back by the engine's loader, against the float
@@ -407,9 +425,11 @@ static int usage(void)
             "                  [--hidden N] [--epochs N] [--epoch-size N] [--batch N] [--threads N]\n"
             "                  [--lr X] [--lr-end X] [--lambda X] [--wd X] [--val X] [--scale K]\n"
             "                  [--init FILE.nnue] [--log FILE.csv] [--max-positions N] [--seed N]\n"
-            "                  [--mirror 0|1]\n"
+            "                  [--mirror 0|1] [--buckets N]\n"
             "Trains the nnue evaluator's network on datagen's records (docs/nnue.md).\n"
             "--hidden N: hidden units, a multiple of 32 up to %d (default 128).\n"
+            "--buckets N: output layers, 1 to %d (default 1), one chosen by the number\n"
+            "of pieces on the board.\n"
             "--epochs N (default 20) of --epoch-size positions (default: the training set).\n"
             "--batch N (default 16384); --threads N (default 2).\n"
             "--lr X (default 0.001) falls along a cosine to --lr-end X (default 0.00001).\n"
@@ -427,13 +447,13 @@ static int usage(void)
             "--log FILE: epoch, train loss, validation loss, lr, positions/s as CSV\n"
             "(scripts/plot-loss draws it). Writes the weights of the epoch with the\n"
             "lowest validation loss to --out (default hexe.nnue).\n",
-            NNUE_MAX_HIDDEN);
+            NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS);
     return 2;
 }
 
 static bool parse(int argc, char **argv, TrainArgs *a)
 {
-    *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .epochs = 20, .batch = 16384, .threads = 2,
+    *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .buckets = 1, .epochs = 20, .batch = 16384, .threads = 2,
                      .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1,
                      .mirror = true};
     for (int i = 1; i < argc; i += 2) {
@@ -455,6 +475,8 @@ static bool parse(int argc, char **argv, TrainArgs *a)
             return false;
         else if (!strcmp(k, "--hidden"))
             a->hidden = (int)x;
+        else if (!strcmp(k, "--buckets"))
+            a->buckets = (int)x;
         else if (!strcmp(k, "--epochs"))
             a->epochs = (int)x;
         else if (!strcmp(k, "--epoch-size"))
@@ -485,6 +507,7 @@ static bool parse(int argc, char **argv, TrainArgs *a)
             return false;
     }
     return a->ndata > 0 && a->hidden >= 32 && a->hidden <= NNUE_MAX_HIDDEN && a->hidden % 32 == 0 &&
+           a->buckets >= 1 && a->buckets <= NNUE_MAX_BUCKETS &&
            a->epochs >= 1 && a->batch >= 1 && a->threads >= 1 && a->threads <= 64 && a->lr > 0 &&
            a->lr_end > 0 && a->lambda >= 0 && a->lambda <= 1 && a->val > 0 && a->val < 1 && a->wd >= 0 &&
            a->scale >= 0 && a->epoch_size >= 0 && a->max_positions >= 0;
@@ -506,10 +529,10 @@ int train_main(int argc, char **argv)
         return 1;
     }
     Params p, m, v, best, grad[64];
-    bool ok = params_alloc(&p, a.hidden) && params_alloc(&m, a.hidden) && params_alloc(&v, a.hidden) &&
-              params_alloc(&best, a.hidden);
+    bool ok = params_alloc(&p, a.hidden, a.buckets) && params_alloc(&m, a.hidden, a.buckets) &&
+              params_alloc(&v, a.hidden, a.buckets) && params_alloc(&best, a.hidden, a.buckets);
     for (int t = 0; t < a.threads && ok; t++)
-        ok = params_alloc(&grad[t], a.hidden);
+        ok = params_alloc(&grad[t], a.hidden, a.buckets);
     if (!ok) {
         fprintf(stderr, "train: out of memory\n");
         return 1;
@@ -529,6 +552,10 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "train: --init has %d hidden units, more than --hidden %d\n", init.hidden, a.hidden);
             return 1;
         }
+        if (init.buckets != 1 && init.buckets != a.buckets) {
+            fprintf(stderr, "train: --init has %d output buckets, --buckets says %d\n", init.buckets, a.buckets);
+            return 1;
+        }
         grown = init.hidden;
         dequantise(&init, &p);
         if (a.scale == 0) /* its outputs are in units of its own scale */
@@ -540,7 +567,7 @@ int train_main(int argc, char **argv)
             p.w1[f * (size_t)a.hidden + h] = uniform(&rng, r1);
     for (int h = grown; h < a.hidden; h++)
         p.b1[h] = 0.25f;
-    for (int h = 0; h < 2 * a.hidden && !a.init; h++)
+    for (int h = 0; h < 2 * a.hidden * a.buckets && !a.init; h++)
         p.w2[h] = uniform(&rng, r2);
     if (a.scale == 0)
         a.scale = fit_scale(&d);
@@ -566,8 +593,9 @@ int train_main(int argc, char **argv)
     double best_val = loss_of(&p, val, nval, &a);
     memcpy(best.all, p.all, p.size * sizeof(float));
     int best_epoch = 0;
-    printf("train: %lld positions, %lld held out, %d hidden, K = %d, lambda %.2f, %d threads, output %s\n", d.n,
-           nval, a.hidden, scale, a.lambda, a.threads, nnue_simd_name());
+    printf("train: %lld positions, %lld held out, %d hidden, %d output buckets, K = %d, lambda %.2f, %d threads, "
+           "output %s\n",
+           d.n, nval, a.hidden, a.buckets, scale, a.lambda, a.threads, nnue_simd_name());
     printf("epoch 0: validation %.6f\n", best_val);
     long long step = 0, total_steps = (per_epoch + a.batch - 1) / a.batch * a.epochs;
     int64_t t_all = now_ms();
@@ -608,7 +636,7 @@ int train_main(int argc, char **argv)
             const float b1 = 0.9f, b2 = 0.999f;
             float c1 = 1.0f - powf(b1, (float)step), c2 = 1.0f - powf(b2, (float)step);
             float flr = (float)lr, decay = (float)(lr * a.wd);
-            size_t clip_end = p.size - 1; /* every weight but the output bias */
+            size_t clip_end = p.size - (size_t)a.buckets; /* every weight but the output biases */
             for (size_t i = 0; i < p.size; i++) {
                 float g = grad[0].all[i];
                 for (int t = 1; t < a.threads; t++)

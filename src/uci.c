@@ -189,7 +189,8 @@ static bool set_eval_file(const char *v, char *msg, size_t n)
         snprintf(msg, n, "EvalFile not loaded: %s; the network stays %s", err, nnue_net_name);
         return false;
     }
-    snprintf(msg, n, "EvalFile %s: %d hidden units", nnue_net_name, nnue_net->hidden);
+    snprintf(msg, n, "EvalFile %s: %d hidden units, %d output bucket%s", nnue_net_name, nnue_net->hidden,
+             nnue_net->buckets, nnue_net->buckets > 1 ? "s" : "");
     return eval_changed(v, msg, n);
 }
 

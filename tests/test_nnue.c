@@ -24,21 +24,27 @@ static int rnd(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo +
 
 static char dir[] = "/tmp/hexe-nnue-XXXXXX";
 
+static size_t weights(const Network *n)
+{
+    return (size_t)NNUE_INPUTS * n->hidden + n->hidden + 2 * (size_t)n->hidden * n->buckets;
+}
+
 /* A network of random weights inside the quantisation bounds (nnue.h), so
  * that every part of the arithmetic carries real values. */
-static Network random_net(int hidden)
+static Network random_net(int hidden, int buckets)
 {
-    Network n = {hidden, rnd(100, 600), NULL, NULL, NULL, rnd(-200000, 200000)};
-    size_t total = (size_t)NNUE_INPUTS * hidden + 3 * (size_t)hidden;
-    n.w1 = aligned_alloc(64, (total * 2 + 63) / 64 * 64);
+    Network n = {.hidden = hidden, .scale = rnd(100, 600), .buckets = buckets};
+    n.w1 = aligned_alloc(64, (weights(&n) * 2 + 63) / 64 * 64);
     n.b1 = n.w1 + (size_t)NNUE_INPUTS * hidden;
     n.w2 = n.b1 + hidden;
     for (size_t i = 0; i < (size_t)NNUE_INPUTS * hidden; i++)
         n.w1[i] = (int16_t)rnd(-120, 120);
     for (int h = 0; h < hidden; h++)
         n.b1[h] = (int16_t)rnd(-100, 300);
-    for (int h = 0; h < 2 * hidden; h++)
+    for (int h = 0; h < 2 * hidden * buckets; h++)
         n.w2[h] = (int16_t)rnd(-127, 127);
+    for (int b = 0; b < buckets; b++)
+        n.b2[b] = rnd(-200000, 200000);
     return n;
 }
 
@@ -102,13 +108,46 @@ static void simd(const Network *n)
             us[h] = (int16_t)(t % 3 ? rnd(-400, 400) : rnd(-16000, 16000));
             them[h] = (int16_t)rnd(-400, 400);
         }
-        int64_t s = nnue_output_scalar(n, us, them), v = nnue_output(n, us, them);
+        int b = t % n->buckets;
+        int64_t s = nnue_output_scalar(n, b, us, them), v = nnue_output(n, b, us, them);
         bad += s != v;
 #if defined(__AVX2__)
-        bad += s != nnue_output_avx2(n, us, them);
+        bad += s != nnue_output_avx2(n, b, us, them);
 #endif
     }
-    CHECK(bad == 0, "%s output differs from the portable one %d times in 2000", nnue_simd_name(), bad);
+    CHECK(bad == 0, "%s output differs from the portable one %d times in 2000 (%d hidden, %d buckets)",
+          nnue_simd_name(), bad, n->hidden, n->buckets);
+}
+
+/* Each position is scored by the output bucket of its number of pieces. */
+static void buckets_chosen(Network *n)
+{
+    static const struct {
+        const char *fen;
+        int bucket; /* of 8: pieces 2-5, 6-9, ..., 30-32 */
+    } cases[] = {
+        {START_FEN, 7},
+        {"8/8/4k3/8/8/3K4/8/8 w - - 0 1", 0},
+        {"8/8/4k3/8/2R5/3K4/8/7r w - - 0 1", 0},
+        {"8/3p4/4k3/8/2R5/3K4/2P5/7r w - - 0 1", 1},
+        {"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 7},
+        {"r3k2r/p1p2pb1/bn2pnp1/3PN3/4P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 6},
+    };
+    Position pos = {0};
+    char err[160];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        CHECK(pos_set_fen(&pos, cases[c].fen, err, sizeof err), "%s: %s", cases[c].fen, err);
+        int before = nnue_evaluate_fresh(n, &pos), moved = -1;
+        for (int b = 0; b < n->buckets; b++) {
+            int32_t saved = n->b2[b];
+            n->b2[b] += 100 * NNUE_QA * NNUE_QB; /* 100 x scale centipawns */
+            if (nnue_evaluate_fresh(n, &pos) != before)
+                moved = moved == -1 ? b : -2;
+            n->b2[b] = saved;
+        }
+        CHECK(moved == cases[c].bucket, "%s: scored by bucket %d, not %d", cases[c].fen, cases[c].bucket, moved);
+    }
+    pos_free(&pos);
 }
 
 /* The colour-flipped mirror: ranks flipped, colours swapped, the other side to move. */
@@ -171,9 +210,10 @@ static void bad_files(const Network *good)
     CHECK(!strcmp(nnue_net_name, good_path), "the name of the loaded network is kept");
     Network back;
     CHECK(nnue_read(buf, len, &back, err, sizeof err) && back.hidden == good->hidden && back.scale == good->scale &&
-              back.b2 == good->b2 &&
-              !memcmp(back.w1, good->w1, ((size_t)NNUE_INPUTS * good->hidden + 3 * (size_t)good->hidden) * 2),
-          "the network file round-trips");
+              back.buckets == good->buckets && !memcmp(back.b2, good->b2, sizeof back.b2) &&
+              !memcmp(back.w1, good->w1, weights(good) * 2),
+          "a network file of %d bucket(s) round-trips", good->buckets);
+    CHECK(buf[8] == (good->buckets > 1 ? 2 : 1), "one bucket is written as version 1, more as version 2");
     nnue_free(&back);
 
     struct {
@@ -188,8 +228,12 @@ static void bad_files(const Network *good)
         {"hidden", "multiple of 32", len, 12, 33},
         {"flipped", "checksum", len, 5000, 0x5a},
         {"padded", "truncated or padded", len + 7, -1, 0},
+        {"buckets", "output buckets", len, 28, 0x10}, /* version 2 only: 8 becomes 24 */
+        {"header", "truncated or padded", 36, -1, 0},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (good->buckets == 1 && c >= sizeof cases / sizeof cases[0] - 2)
+            break;
         snprintf(path, sizeof path, "%s/%s.nnue", dir, cases[c].name);
         unsigned char *copy = calloc(len + 16, 1);
         memcpy(copy, buf, len);
@@ -271,13 +315,16 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     int sizes[] = {32, 128, 256, NNUE_MAX_HIDDEN};
-    for (int i = 0; i < 4; i++) {
-        Network n = random_net(sizes[i]);
-        simd(&n);
-        if (sizes[i] == 128)
-            bad_files(&n); /* leaves this random network in use */
-        free(n.w1);
-    }
+    for (int i = 0; i < 4; i++)
+        for (int buckets = 1; buckets <= NNUE_MAX_BUCKETS; buckets += NNUE_MAX_BUCKETS - 1) {
+            Network n = random_net(sizes[i], buckets);
+            simd(&n);
+            if (buckets > 1)
+                buckets_chosen(&n);
+            if (sizes[i] == 128)
+                bad_files(&n); /* leaves this random network in use: the one of 8 buckets last */
+            free(n.w1);
+        }
     accumulator();
     symmetry();
     trace();

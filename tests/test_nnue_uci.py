@@ -83,6 +83,22 @@ def init_grows(c, data, first):
     r = train_small(data, os.path.join(TMP, "shrunk.nnue"), "--init", grown_path)
     c.check(r.returncode != 0 and "more than --hidden 32" in r.stderr,
             "a network cannot be shrunk: %s" % r.stderr[-200:])
+    # One output layer given to each of 8 buckets: the same function again.
+    bucketed_path = os.path.join(TMP, "bucketed.nnue")
+    bucketed = train_small(data, bucketed_path, "--init", first, "--buckets", "8")
+    c.check(bucketed.returncode == 0 and start_loss(bucketed) == start_loss(same)
+            and "8 output buckets" in bucketed.stdout,
+            "a 1-bucket network spread over 8 buckets starts at its held-out loss (%s, %s)" %
+            (start_loss(same), start_loss(bucketed)))
+    with open(bucketed_path, "rb") as f:
+        head = f.read(32)
+    c.check(int.from_bytes(head[8:12], "little") == 2 and int.from_bytes(head[28:32], "little") == 8,
+            "a network of 8 buckets is written as version 2 with its bucket count")
+    r = train_small(data, os.path.join(TMP, "b4.nnue"), "--init", bucketed_path, "--buckets", "4")
+    c.check(r.returncode != 0 and "8 output buckets" in r.stderr,
+            "8 buckets cannot become 4: %s" % r.stderr[-200:])
+    r = train_small(data, os.path.join(TMP, "b9.nnue"), "--buckets", "9")
+    c.check(r.returncode != 0 and "usage" in r.stderr, "--buckets 9 shows usage")
 
 
 def pipeline(c):

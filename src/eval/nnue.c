@@ -39,7 +39,7 @@ __asm__(".section .rodata\n"
 extern const unsigned char hexe_nnue_blob[], hexe_nnue_blob_end[];
 
 #define REFRESH 12
-#define HEADER 28
+#define HEADER(version) ((version) == 1 ? 28 : 32)
 
 static Network embedded, loaded;
 static bool embedded_ok;
@@ -60,17 +60,31 @@ static uint32_t fnv1a(const unsigned char *p, size_t n)
     return h;
 }
 
-static size_t file_size(int hidden) { return HEADER + 2 * ((size_t)NNUE_INPUTS * hidden + hidden + 2 * hidden) + 8; }
+static size_t weights(int hidden, int buckets) { return (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden * buckets; }
+
+static size_t file_size(int version, int hidden, int buckets)
+{
+    return HEADER(version) + 2 * weights(hidden, buckets) + 4 * (size_t)buckets + 4;
+}
 
 bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size_t n)
 {
-    if (len < HEADER + 8 || memcmp(d, "HEXENNUE", 8)) {
+    if (len < HEADER(1) + 8 || memcmp(d, "HEXENNUE", 8)) {
         snprintf(err, n, "not a Hexe network (no HEXENNUE header)");
         return false;
     }
     uint32_t version = rd32(d + 8), hidden = rd32(d + 12), scale = rd32(d + 16);
-    if (version != NNUE_VERSION) {
-        snprintf(err, n, "network format version %u, this build reads %d", version, NNUE_VERSION);
+    if (version < 1 || version > NNUE_VERSION) {
+        snprintf(err, n, "network format version %u, this build reads 1 to %d", version, NNUE_VERSION);
+        return false;
+    }
+    if (len < HEADER(version) + 8) {
+        snprintf(err, n, "%zu bytes: truncated or padded", len);
+        return false;
+    }
+    uint32_t buckets = version == 1 ? 1 : rd32(d + 28);
+    if (buckets < 1 || buckets > NNUE_MAX_BUCKETS) {
+        snprintf(err, n, "%u output buckets: must be 1 to %d", buckets, NNUE_MAX_BUCKETS);
         return false;
     }
     if (hidden < 32 || hidden > NNUE_MAX_HIDDEN || hidden % 32) {
@@ -82,22 +96,23 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
                  NNUE_QA, NNUE_QB);
         return false;
     }
-    if (len != file_size((int)hidden)) {
-        snprintf(err, n, "%zu bytes, a network of %u hidden units has %zu (truncated or padded)", len, hidden,
-                 file_size((int)hidden));
+    size_t want = file_size((int)version, (int)hidden, (int)buckets);
+    if (len != want) {
+        snprintf(err, n, "%zu bytes, a network of %u hidden units and %u buckets has %zu (truncated or padded)", len,
+                 hidden, buckets, want);
         return false;
     }
     if (fnv1a(d, len - 4) != rd32(d + len - 4)) {
         snprintf(err, n, "checksum mismatch: the file is damaged");
         return false;
     }
-    size_t nw1 = (size_t)NNUE_INPUTS * hidden, total = nw1 + 3 * (size_t)hidden;
+    size_t nw1 = (size_t)NNUE_INPUTS * hidden, total = weights((int)hidden, (int)buckets);
     int16_t *mem = aligned_alloc(64, (total * sizeof(int16_t) + 63) / 64 * 64);
     if (!mem) {
         snprintf(err, n, "out of memory");
         return false;
     }
-    const unsigned char *p = d + HEADER;
+    const unsigned char *p = d + HEADER(version);
     for (size_t i = 0; i < total; i++, p += 2)
         mem[i] = (int16_t)(uint16_t)(p[0] | p[1] << 8);
     for (size_t i = nw1 + hidden; i < total; i++)
@@ -108,10 +123,13 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
         }
     net->hidden = (int)hidden;
     net->scale = (int)scale;
+    net->buckets = (int)buckets;
     net->w1 = mem;
     net->b1 = mem + nw1;
     net->w2 = mem + nw1 + hidden;
-    net->b2 = (int32_t)rd32(p);
+    memset(net->b2, 0, sizeof net->b2);
+    for (uint32_t b = 0; b < buckets; b++)
+        net->b2[b] = (int32_t)rd32(p + 4 * b);
     return true;
 }
 
@@ -132,7 +150,7 @@ bool nnue_read_file(const char *path, Network *net, char *err, size_t n)
             close(fd);
         return false;
     }
-    if (!S_ISREG(st.st_mode) || st.st_size > (off_t)file_size(NNUE_MAX_HIDDEN)) {
+    if (!S_ISREG(st.st_mode) || st.st_size > (off_t)file_size(NNUE_VERSION, NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS)) {
         snprintf(err, n, "%s is %s", path, !S_ISREG(st.st_mode) ? "not a regular file" : "too large for a network");
         close(fd);
         return false;
@@ -174,15 +192,18 @@ bool nnue_write(const Network *net, FILE *f)
     bool ok = true;
     for (const char *m = "HEXENNUE"; *m; m++)
         put(f, (unsigned char)*m, 1, &h, &ok);
-    put(f, NNUE_VERSION, 4, &h, &ok);
+    put(f, net->buckets > 1 ? 2 : 1, 4, &h, &ok);
     put(f, (uint32_t)net->hidden, 4, &h, &ok);
     put(f, (uint32_t)net->scale, 4, &h, &ok);
     put(f, NNUE_QA, 4, &h, &ok);
     put(f, NNUE_QB, 4, &h, &ok);
-    size_t total = (size_t)NNUE_INPUTS * net->hidden + 3 * (size_t)net->hidden;
+    if (net->buckets > 1)
+        put(f, (uint32_t)net->buckets, 4, &h, &ok);
+    size_t total = weights(net->hidden, net->buckets);
     for (size_t i = 0; i < total; i++) /* w1, b1 and w2 lie one after another */
         put(f, (uint16_t)net->w1[i], 2, &h, &ok);
-    put(f, (uint32_t)net->b2, 4, &h, &ok);
+    for (int b = 0; b < net->buckets; b++)
+        put(f, (uint32_t)net->b2[b], 4, &h, &ok);
     uint32_t sum = h;
     put(f, sum, 4, &h, &ok);
     return ok;
@@ -276,11 +297,11 @@ static void update(const Network *net, Accumulator *a, const uint64_t bb[16])
 
 /* ---- Output layer ---- */
 
-int64_t nnue_output_scalar(const Network *net, const int16_t *us, const int16_t *them)
+int64_t nnue_output_scalar(const Network *net, int bucket, const int16_t *us, const int16_t *them)
 {
     int64_t sum = 0;
     for (int half = 0; half < 2; half++) {
-        const int16_t *acc = half ? them : us, *w = net->w2 + half * net->hidden;
+        const int16_t *acc = half ? them : us, *w = net->w2 + (2 * bucket + half) * net->hidden;
         for (int h = 0; h < net->hidden; h++) {
             int v = acc[h] < 0 ? 0 : acc[h] > NNUE_QA ? NNUE_QA : acc[h];
             sum += (int64_t)(v * w[h]) * v;
@@ -290,12 +311,12 @@ int64_t nnue_output_scalar(const Network *net, const int16_t *us, const int16_t 
 }
 
 #if defined(__AVX512BW__)
-static int64_t output_avx512(const Network *net, const int16_t *us, const int16_t *them)
+static int64_t output_avx512(const Network *net, int bucket, const int16_t *us, const int16_t *them)
 {
     const __m512i zero = _mm512_setzero_si512(), qa = _mm512_set1_epi16(NNUE_QA);
     __m512i sum = _mm512_setzero_si512();
     for (int half = 0; half < 2; half++) {
-        const int16_t *acc = half ? them : us, *w = net->w2 + half * net->hidden;
+        const int16_t *acc = half ? them : us, *w = net->w2 + (2 * bucket + half) * net->hidden;
         for (int h = 0; h < net->hidden; h += 32) {
             __m512i v = _mm512_min_epi16(_mm512_max_epi16(_mm512_load_si512((const void *)(acc + h)), zero), qa);
             __m512i vw = _mm512_mullo_epi16(v, _mm512_loadu_si512((const void *)(w + h))); /* |v*w| <= 32385 */
@@ -312,12 +333,12 @@ static int64_t output_avx512(const Network *net, const int16_t *us, const int16_
 #endif
 
 #if defined(__AVX2__)
-int64_t nnue_output_avx2(const Network *net, const int16_t *us, const int16_t *them)
+int64_t nnue_output_avx2(const Network *net, int bucket, const int16_t *us, const int16_t *them)
 {
     const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
     __m256i sum = _mm256_setzero_si256();
     for (int half = 0; half < 2; half++) {
-        const int16_t *acc = half ? them : us, *w = net->w2 + half * net->hidden;
+        const int16_t *acc = half ? them : us, *w = net->w2 + (2 * bucket + half) * net->hidden;
         for (int h = 0; h < net->hidden; h += 16) {
             __m256i v = _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256((const void *)(acc + h)), zero), qa);
             __m256i vw = _mm256_mullo_epi16(v, _mm256_loadu_si256((const void *)(w + h)));
@@ -333,14 +354,14 @@ int64_t nnue_output_avx2(const Network *net, const int16_t *us, const int16_t *t
 }
 #endif
 
-int64_t nnue_output(const Network *net, const int16_t *us, const int16_t *them)
+int64_t nnue_output(const Network *net, int bucket, const int16_t *us, const int16_t *them)
 {
 #if defined(__AVX512BW__)
-    return output_avx512(net, us, them);
+    return output_avx512(net, bucket, us, them);
 #elif defined(__AVX2__)
-    return nnue_output_avx2(net, us, them);
+    return nnue_output_avx2(net, bucket, us, them);
 #else
-    return nnue_output_scalar(net, us, them);
+    return nnue_output_scalar(net, bucket, us, them);
 #endif
 }
 
@@ -355,23 +376,41 @@ const char *nnue_simd_name(void)
 #endif
 }
 
-static int to_cp(const Network *net, int64_t out)
+static int bucket_of(const Network *net, const uint64_t bb[16])
 {
-    return (int)((out / NNUE_QA + net->b2) * net->scale / (NNUE_QA * NNUE_QB));
+    int pieces = 0;
+    for (int p = WP; p <= BK; p++)
+        pieces += __builtin_popcountll(bb[p]);
+    return nnue_bucket(net->buckets, pieces);
+}
+
+/* The same from the position's piece counts, for the search. */
+static int pos_bucket(const Network *net, const Position *pos)
+{
+    if (net->buckets == 1)
+        return 0;
+    return nnue_bucket(net->buckets, pos->npieces[WHITE] + pos->npieces[BLACK] + pos->npawns[WHITE] + pos->npawns[BLACK]);
+}
+
+static int to_cp(const Network *net, int bucket, int64_t out)
+{
+    return (int)((out / NNUE_QA + net->b2[bucket]) * net->scale / (NNUE_QA * NNUE_QB));
 }
 
 int nnue_evaluate(const Position *pos)
 {
     const Network *net = nnue_net;
     update(net, &last, pos->bb);
-    return to_cp(net, nnue_output(net, last.acc[pos->side], last.acc[!pos->side]));
+    int b = pos_bucket(net, pos);
+    return to_cp(net, b, nnue_output(net, b, last.acc[pos->side], last.acc[!pos->side]));
 }
 
 int nnue_evaluate_board(const Network *net, const uint64_t bb[16], int side)
 {
     static _Thread_local Accumulator a;
     refresh(net, &a, bb);
-    return to_cp(net, nnue_output_scalar(net, a.acc[side], a.acc[!side]));
+    int b = bucket_of(net, bb);
+    return to_cp(net, b, nnue_output_scalar(net, b, a.acc[side], a.acc[!side]));
 }
 
 int nnue_evaluate_fresh(const Network *net, const Position *pos) { return nnue_evaluate_board(net, pos->bb, pos->side); }
@@ -382,7 +421,8 @@ void nnue_trace(const Position *pos, FILE *out)
 {
     const Network *net = nnue_net;
     int stm = nnue_evaluate_fresh(net, pos), white = pos->side == WHITE ? stm : -stm;
-    fprintf(out, "NNUE network %s: %d hidden units, output %s\n", nnue_net_name, net->hidden, nnue_simd_name());
+    fprintf(out, "NNUE network %s: %d hidden units, %d output bucket%s, output %s\n", nnue_net_name, net->hidden,
+            net->buckets, net->buckets > 1 ? "s" : "", nnue_simd_name());
     fprintf(out, "Each piece: the change in White's score (cp) if it were taken off (kings stay).\n\n");
     Position copy = {0};
     pos_copy(&copy, pos);

@@ -5,15 +5,18 @@
  * one per (piece relative to the perspective, type, square); the square is
  * flipped vertically for Black's perspective, so a position and its
  * colour-flipped mirror score exactly the same. The side to move's
- * accumulator comes first in the output layer.
+ * accumulator comes first in the output layer. The output layer may come in
+ * B buckets, one chosen by the number of pieces on the board (nnue_bucket).
  *
  * Quantisation: first-layer weights and biases x NNUE_QA (int16), output
  * weights x NNUE_QB (int16, |w| <= 127), output bias x QA*QB (int32).
  * score_cp = (sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * scale / (QA * QB).
  *
- * File (little-endian): "HEXENNUE", u32 version (1), u32 H, u32 scale,
- * u32 QA, u32 QB, int16 W1[768][H], int16 b1[H], int16 W2[2H], int32 b2,
- * u32 FNV-1a hash of every byte before it. */
+ * File (little-endian): "HEXENNUE", u32 version, u32 H, u32 scale, u32 QA,
+ * u32 QB, then in version 2 u32 B (version 1 has one bucket and no such
+ * field), int16 W1[768][H], int16 b1[H], int16 W2[B][2H], int32 b2[B], u32
+ * FNV-1a hash of every byte before it. A network of one bucket is written
+ * as version 1. */
 #ifndef HEXE_NNUE_H
 #define HEXE_NNUE_H
 
@@ -26,15 +29,24 @@
 #define NNUE_MAX_HIDDEN 512 /* the int32 output sums cannot overflow up to here */
 #define NNUE_QA 255
 #define NNUE_QB 64
-#define NNUE_VERSION 1
+#define NNUE_VERSION 2 /* the newest file version; 1 is read too */
+#define NNUE_MAX_BUCKETS 8
 
 typedef struct {
-    int hidden, scale;
+    int hidden, scale, buckets;
     int16_t *w1;  /* [NNUE_INPUTS][hidden], 64-byte aligned */
     int16_t *b1;  /* [hidden] */
-    int16_t *w2;  /* [2 * hidden]: side to move's half first */
-    int32_t b2;
+    int16_t *w2;  /* [buckets][2 * hidden]: side to move's half first */
+    int32_t b2[NNUE_MAX_BUCKETS];
 } Network;
+
+/* The output bucket of a position of `pieces` pieces, kings included: the
+ * range 2-32 cut into `buckets` parts of (nearly) equal width. */
+static inline int nnue_bucket(int buckets, int pieces)
+{
+    int b = (pieces - 2) * buckets / 31;
+    return b < 0 ? 0 : b >= buckets ? buckets - 1 : b;
+}
 
 /* The input of a piece seen from a perspective. */
 static inline int nnue_feature(int persp, int piece, int sq64)
@@ -67,13 +79,14 @@ int nnue_evaluate_fresh(const Network *net, const Position *pos);
 /* The same for square sets by coloured piece (bit 0 = a1) and a side to move. */
 int nnue_evaluate_board(const Network *net, const uint64_t bb[16], int side);
 
-/* The output layer over two accumulators of net->hidden values: the portable
- * version and the one the build's SIMD level chooses (identical results). */
-int64_t nnue_output_scalar(const Network *net, const int16_t *us, const int16_t *them);
-int64_t nnue_output(const Network *net, const int16_t *us, const int16_t *them);
+/* The output layer of a bucket over two accumulators of net->hidden values:
+ * the portable version and the one the build's SIMD level chooses (identical
+ * results). */
+int64_t nnue_output_scalar(const Network *net, int bucket, const int16_t *us, const int16_t *them);
+int64_t nnue_output(const Network *net, int bucket, const int16_t *us, const int16_t *them);
 const char *nnue_simd_name(void);
 #if defined(__AVX2__)
-int64_t nnue_output_avx2(const Network *net, const int16_t *us, const int16_t *them); /* also in AVX-512 builds */
+int64_t nnue_output_avx2(const Network *net, int bucket, const int16_t *us, const int16_t *them); /* also in AVX-512 builds */
 #endif
 
 void nnue_trace(const Position *pos, FILE *out);
