@@ -376,21 +376,8 @@ const char *nnue_simd_name(void)
 #endif
 }
 
-static int bucket_of(const Network *net, const uint64_t bb[16])
-{
-    int pieces = 0;
-    for (int p = WP; p <= BK; p++)
-        pieces += __builtin_popcountll(bb[p]);
-    return nnue_bucket(net->buckets, pieces);
-}
-
-/* The same from the position's piece counts, for the search. */
-static int pos_bucket(const Network *net, const Position *pos)
-{
-    if (net->buckets == 1)
-        return 0;
-    return nnue_bucket(net->buckets, pos->npieces[WHITE] + pos->npieces[BLACK] + pos->npawns[WHITE] + pos->npawns[BLACK]);
-}
+/* The output bucket of a position of that many pieces, kings included. */
+static int bucket_of(const Network *net, int pieces) { return net->buckets == 1 ? 0 : nnue_bucket(net->buckets, pieces); }
 
 static int to_cp(const Network *net, int bucket, int64_t out)
 {
@@ -401,7 +388,7 @@ int nnue_evaluate(const Position *pos)
 {
     const Network *net = nnue_net;
     update(net, &last, pos->bb);
-    int b = pos_bucket(net, pos);
+    int b = bucket_of(net, pos->npieces[WHITE] + pos->npieces[BLACK] + pos->npawns[WHITE] + pos->npawns[BLACK]);
     return to_cp(net, b, nnue_output(net, b, last.acc[pos->side], last.acc[!pos->side]));
 }
 
@@ -409,7 +396,10 @@ int nnue_evaluate_board(const Network *net, const uint64_t bb[16], int side)
 {
     static _Thread_local Accumulator a;
     refresh(net, &a, bb);
-    int b = bucket_of(net, bb);
+    int pieces = 0;
+    for (int p = WP; p <= BK; p++)
+        pieces += __builtin_popcountll(bb[p]);
+    int b = bucket_of(net, pieces);
     return to_cp(net, b, nnue_output_scalar(net, b, a.acc[side], a.acc[!side]));
 }
 
