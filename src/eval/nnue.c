@@ -60,7 +60,11 @@ static uint32_t fnv1a(const unsigned char *p, size_t n)
     return h;
 }
 
-static size_t weights(int hidden, int buckets) { return (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden * buckets; }
+/* The int16 values of W1, b1 and W2. */
+static size_t weights(int hidden, int buckets)
+{
+    return (size_t)NNUE_INPUTS * hidden + hidden + 2 * (size_t)hidden * buckets;
+}
 
 static size_t file_size(int version, int hidden, int buckets)
 {
@@ -377,7 +381,10 @@ const char *nnue_simd_name(void)
 }
 
 /* The output bucket of a position of that many pieces, kings included. */
-static int bucket_of(const Network *net, int pieces) { return net->buckets == 1 ? 0 : nnue_bucket(net->buckets, pieces); }
+static int bucket_of(const Network *net, int pieces)
+{
+    return net->buckets == 1 ? 0 : nnue_bucket(net->buckets, pieces);
+}
 
 static int to_cp(const Network *net, int bucket, int64_t out)
 {

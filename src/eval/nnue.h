@@ -86,7 +86,8 @@ int64_t nnue_output_scalar(const Network *net, int bucket, const int16_t *us, co
 int64_t nnue_output(const Network *net, int bucket, const int16_t *us, const int16_t *them);
 const char *nnue_simd_name(void);
 #if defined(__AVX2__)
-int64_t nnue_output_avx2(const Network *net, int bucket, const int16_t *us, const int16_t *them); /* also in AVX-512 builds */
+/* also in AVX-512 builds */
+int64_t nnue_output_avx2(const Network *net, int bucket, const int16_t *us, const int16_t *them);
 #endif
 
 void nnue_trace(const Position *pos, FILE *out);
