@@ -428,8 +428,8 @@ static int usage(void)
             "                  [--mirror 0|1] [--buckets N]\n"
             "Trains the nnue evaluator's network on datagen's records (docs/nnue.md).\n"
             "--hidden N: hidden units, a multiple of 32 up to %d (default 128).\n"
-            "--buckets N: output layers, 1 to %d (default 1), one chosen by the number\n"
-            "of pieces on the board.\n"
+            "--buckets N: output layers, 1 to %d (default: --init's, else 1), one chosen\n"
+            "by the number of pieces on the board.\n"
             "--epochs N (default 20) of --epoch-size positions (default: the training set).\n"
             "--batch N (default 16384); --threads N (default 2).\n"
             "--lr X (default 0.001) falls along a cosine to --lr-end X (default 0.00001).\n"
@@ -453,7 +453,7 @@ static int usage(void)
 
 static bool parse(int argc, char **argv, TrainArgs *a)
 {
-    *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .buckets = 1, .epochs = 20, .batch = 16384, .threads = 2,
+    *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .epochs = 20, .batch = 16384, .threads = 2,
                      .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1,
                      .mirror = true};
     for (int i = 1; i < argc; i += 2) {
@@ -475,8 +475,8 @@ static bool parse(int argc, char **argv, TrainArgs *a)
             return false;
         else if (!strcmp(k, "--hidden"))
             a->hidden = (int)x;
-        else if (!strcmp(k, "--buckets"))
-            a->buckets = (int)x;
+        else if (!strcmp(k, "--buckets") && x >= 1)
+            a->buckets = (int)x; /* 0, unset: --init's count, else 1 */
         else if (!strcmp(k, "--epochs"))
             a->epochs = (int)x;
         else if (!strcmp(k, "--epoch-size"))
@@ -507,7 +507,7 @@ static bool parse(int argc, char **argv, TrainArgs *a)
             return false;
     }
     return a->ndata > 0 && a->hidden >= 32 && a->hidden <= NNUE_MAX_HIDDEN && a->hidden % 32 == 0 &&
-           a->buckets >= 1 && a->buckets <= NNUE_MAX_BUCKETS &&
+           a->buckets <= NNUE_MAX_BUCKETS &&
            a->epochs >= 1 && a->batch >= 1 && a->threads >= 1 && a->threads <= 64 && a->lr > 0 &&
            a->lr_end > 0 && a->lambda >= 0 && a->lambda <= 1 && a->val > 0 && a->val < 1 && a->wd >= 0 &&
            a->scale >= 0 && a->epoch_size >= 0 && a->max_positions >= 0;
@@ -528,6 +528,28 @@ int train_main(int argc, char **argv)
         fprintf(stderr, "train: too few positions (%lld to train on, %lld held out)\n", d.n, nval);
         return 1;
     }
+    Network init;
+    if (a.init) {
+        char err[256];
+        if (!nnue_read_file(a.init, &init, err, sizeof err)) {
+            fprintf(stderr, "train: --init: %s\n", err);
+            return 1;
+        }
+        if (a.buckets == 0)
+            a.buckets = init.buckets;
+        if (init.hidden > a.hidden) {
+            fprintf(stderr, "train: --init has %d hidden units, more than --hidden %d\n", init.hidden, a.hidden);
+            nnue_free(&init);
+            return 1;
+        }
+        if (init.buckets != 1 && init.buckets != a.buckets) {
+            fprintf(stderr, "train: --init has %d output buckets, --buckets says %d\n", init.buckets, a.buckets);
+            nnue_free(&init);
+            return 1;
+        }
+    }
+    if (a.buckets == 0)
+        a.buckets = 1;
     Params p, m, v, best, grad[64];
     bool ok = params_alloc(&p, a.hidden, a.buckets) && params_alloc(&m, a.hidden, a.buckets) &&
               params_alloc(&v, a.hidden, a.buckets) && params_alloc(&best, a.hidden, a.buckets);
@@ -542,20 +564,6 @@ int train_main(int argc, char **argv)
     float r1 = 0.5f / sqrtf(32.0f), r2 = 1.0f / sqrtf((float)a.hidden);
     int grown = 0; /* the first unit --init does not give */
     if (a.init) {
-        Network init;
-        char err[256];
-        if (!nnue_read_file(a.init, &init, err, sizeof err)) {
-            fprintf(stderr, "train: --init: %s\n", err);
-            return 1;
-        }
-        if (init.hidden > a.hidden) {
-            fprintf(stderr, "train: --init has %d hidden units, more than --hidden %d\n", init.hidden, a.hidden);
-            return 1;
-        }
-        if (init.buckets != 1 && init.buckets != a.buckets) {
-            fprintf(stderr, "train: --init has %d output buckets, --buckets says %d\n", init.buckets, a.buckets);
-            return 1;
-        }
         grown = init.hidden;
         dequantise(&init, &p);
         if (a.scale == 0) /* its outputs are in units of its own scale */

@@ -94,6 +94,15 @@ def init_grows(c, data, first):
         head = f.read(32)
     c.check(int.from_bytes(head[8:12], "little") == 2 and int.from_bytes(head[28:32], "little") == 8,
             "a network of 8 buckets is written as version 2 with its bucket count")
+    kept_path = os.path.join(TMP, "kept.nnue")
+    kept = train_small(data, kept_path, "--init", bucketed_path)
+    with open(kept_path, "rb") as f:
+        head = f.read(32)
+    c.check(kept.returncode == 0 and "8 output buckets" in kept.stdout
+            and int.from_bytes(head[28:32], "little") == 8,
+            "without --buckets a network of 8 buckets is trained on with 8: %s" % kept.stderr[-200:])
+    r = train_small(data, os.path.join(TMP, "b0.nnue"), "--buckets", "0")
+    c.check(r.returncode != 0 and "usage" in r.stderr, "--buckets 0 shows usage")
     r = train_small(data, os.path.join(TMP, "b4.nnue"), "--init", bucketed_path, "--buckets", "4")
     c.check(r.returncode != 0 and "8 output buckets" in r.stderr,
             "8 buckets cannot become 4: %s" % r.stderr[-200:])
