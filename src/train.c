@@ -548,7 +548,7 @@ int train_main(int argc, char **argv)
             return 1;
         }
     }
-    if (a.buckets == 0)
+    if (a.buckets == 0) /* no --buckets and no --init */
         a.buckets = 1;
     Params p, m, v, best, grad[64];
     bool ok = params_alloc(&p, a.hidden, a.buckets) && params_alloc(&m, a.hidden, a.buckets) &&
