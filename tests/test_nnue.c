@@ -1,6 +1,6 @@
 /* test_nnue.c - the nnue evaluator (eval/nnue.h): the incremental
  * accumulator equals a fresh one at every ply of random games (and across
- * jumps between games); the SIMD output layer equals the portable one bit for
+ * jumps between games), for hidden layers of several sizes; the SIMD output layer equals the portable one bit for
  * bit; a position and its colour-flipped mirror score the same; the network
  * file round-trips; every kind of bad network file is refused with a reason
  * and leaves the network in use as it was. */
@@ -329,6 +329,18 @@ int main(void)
     symmetry();
     trace();
     char err[256];
+    /* The update runs in blocks of registers and single ones after: sizes
+     * that take only the latter, both, and only blocks. */
+    int acc_sizes[] = {32, 160, NNUE_MAX_HIDDEN};
+    for (int i = 0; i < 3; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "%s/acc%d.nnue", dir, acc_sizes[i]);
+        Network n = random_net(acc_sizes[i], 1);
+        write_net(&n, path);
+        free(n.w1);
+        CHECK(nnue_use(path, err, sizeof err), "a network of %d hidden loads: %s", acc_sizes[i], err);
+        accumulator();
+    }
     nnue_use("<internal>", err, sizeof err);
     accumulator();
     symmetry();
