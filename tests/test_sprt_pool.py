@@ -3,11 +3,13 @@
 fastchess (1.8.2-alpha, 74deac23) printed for the same counts in this
 project's SPRTs; it sums runs given as counts, as fastchess logs or as
 PGNs (counted in complete pairs), reaches both verdicts, and refuses input
-it cannot read with exit 2."""
+it cannot read with exit 2. With --watch it reads a growing PGN again until
+a verdict, then interrupts the match, and stops when the match has ended."""
 import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci_harness import Checks, temp_dir  # noqa: E402
@@ -35,6 +37,60 @@ def pool(*args):
     r = subprocess.run([POOL, *args], capture_output=True, text=True, timeout=60)
     m = re.search(r"Elo: (-?[\d.]+) \+/- ([\d.]+),.*\nLLR: (-?[\d.]+) .*: (.*)", r.stdout)
     return r, (tuple(float(x) for x in m.groups()[:3]), m.group(4)) if m else (None, None)
+
+
+def write_pairs(path, counts):
+    """A PGN of pairs for "new" scoring 0, 0.5, 1, 1.5 and 2 points, counts[i] of each."""
+    pair = {0: ("0-1", "1-0"), 1: ("0-1", "1/2-1/2"), 2: ("1/2-1/2", "1/2-1/2"),
+            3: ("1-0", "1/2-1/2"), 4: ("1-0", "0-1")}  # (new as White, new as Black)
+    rnd = 0
+    with open(path + ".part", "w") as f:
+        for score, n in enumerate(counts):
+            for _ in range(n):
+                rnd += 1
+                for white, black, result in (("new", "old", pair[score][0]), ("old", "new", pair[score][1])):
+                    f.write('[Event "Fastchess Tournament"]\n[Round "%d"]\n[White "%s"]\n[Black "%s"]\n'
+                            '[Result "%s"]\n\n%s\n\n' % (rnd, white, black, result, result))
+    os.replace(path + ".part", path)
+
+
+def watching(c, tmp):
+    """--watch: a run still being played is read again until the pooled verdict, and the
+    match is then interrupted; a match that ends first ends the watch."""
+    pgn = os.path.join(tmp, "growing.pgn")
+    match = subprocess.Popen(["sleep", "60"])
+    prior = "3,20,50,25,5"
+    r, (_, verdict) = pool(prior)
+    c.check(verdict == "continue", "the prior alone is undecided: %s" % verdict)
+    w = subprocess.Popen([POOL, "--watch", str(match.pid), "--every", "0.2", prior, pgn],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    c.check(w.poll() is None and match.poll() is None, "no verdict yet: the watch and the match go on")
+    write_pairs(pgn, [2, 10, 40, 50, 25])
+    try:
+        out, err = w.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        w.kill()
+        out, err = w.communicate()
+    try:
+        code = match.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        match.kill()
+        code = None
+    c.check(w.returncode == 0 and "Ptnml(0-2): [5, 30, 90, 75, 30]" in out and "H1 accepted" in out
+            and "SIGINT sent to %d" % match.pid in out,
+            "the grown PGN pooled gives H1: %s%s" % (out[-300:], err[-200:]))
+    c.check(code == -2, "the match was interrupted with SIGINT: exit %s" % code)
+
+    match = subprocess.Popen(["sleep", "1"])
+    w = subprocess.run([POOL, "--watch", str(match.pid), "--every", "0.2", prior], capture_output=True,
+                       text=True, timeout=30)
+    match.wait()
+    c.check(w.returncode == 0 and "ended without a verdict" in w.stdout and "continue" in w.stdout,
+            "a match that ends undecided ends the watch: %s%s" % (w.stdout[-200:], w.stderr[-200:]))
+    r = subprocess.run([POOL, "--watch", str(match.pid), prior], capture_output=True, text=True, timeout=30)
+    c.check(r.returncode == 2 and "--watch" in r.stderr, "a process that has ended cannot be watched: %d %s"
+            % (r.returncode, r.stderr[-120:]))
 
 
 def main(c):
@@ -85,6 +141,8 @@ def main(c):
     c.check(verdict == "H0 accepted", "a clear loss accepts H0: %s" % verdict)
     r, (_, verdict) = pool("--elo0", "-10", "--elo1", "0", "60,150,200,60,10")
     c.check(verdict == "H0 accepted", "other bounds are taken: %s" % verdict)
+
+    watching(c, tmp)
 
     cut = os.path.join(tmp, "cut.log")
     with open(cut, "w") as f:
