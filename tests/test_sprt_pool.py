@@ -91,6 +91,12 @@ def watching(c, tmp):
     r = subprocess.run([POOL, "--watch", str(match.pid), prior], capture_output=True, text=True, timeout=30)
     c.check(r.returncode == 2 and "--watch" in r.stderr, "a process that has ended cannot be watched: %d %s"
             % (r.returncode, r.stderr[-120:]))
+    match = subprocess.Popen(["sleep", "30"])
+    r = subprocess.run([POOL, "--watch", str(match.pid), "1,2,3", pgn], capture_output=True, text=True, timeout=30)
+    match.kill()
+    match.wait()
+    c.check(r.returncode == 2 and "sprt-pool" in r.stderr, "bad counts are refused before watching: %d %s"
+            % (r.returncode, r.stderr[-120:]))
 
 
 def main(c):
