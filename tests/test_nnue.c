@@ -1,7 +1,7 @@
 /* test_nnue.c - the nnue evaluator (eval/nnue.h): the incremental
  * accumulator equals a fresh one at every ply of random games (and across
- * jumps between games), for hidden layers of several sizes; the SIMD output layer equals the portable one bit for
- * bit; a position and its colour-flipped mirror score the same; the network
+ * jumps between games), for hidden layers of several sizes; the SIMD output
+ * layer equals the portable one bit for bit; a position and its colour-flipped mirror score the same; the network
  * file round-trips; every kind of bad network file is refused with a reason
  * and leaves the network in use as it was. */
 #include <fcntl.h>
@@ -329,8 +329,8 @@ int main(void)
     symmetry();
     trace();
     char err[256];
-    /* The update runs in blocks of registers and single ones after: sizes
-     * that take only the latter, both, and only blocks. */
+    /* The update's loops run over the hidden units in vectors: a size below
+     * 128, one that is not a multiple of 128, and the largest. */
     int acc_sizes[] = {32, 160, NNUE_MAX_HIDDEN};
     for (int i = 0; i < 3; i++) {
         char path[64];
