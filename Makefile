@@ -33,7 +33,7 @@ ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"'
              -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
 LDLIBS  += -lfathom -lm -pthread
 
-SRC     := $(wildcard src/*.c src/eval/*.c)
+SRC     := $(wildcard src/*.c src/eval/*.c src/syzygy/*.c src/tools/*.c)
 BUILD   ?= build/release
 OBJ     := $(SRC:src/%.c=$(BUILD)/%.o)
 LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))

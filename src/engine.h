@@ -4,7 +4,7 @@
 #ifndef HEXE_ENGINE_H
 #define HEXE_ENGINE_H
 
-#include "limits.h"
+#include "searchlimits.h"
 
 /* The search tables and the first search thread; once, at start-up. */
 void engine_init(void);

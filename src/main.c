@@ -4,12 +4,12 @@
 #include <string.h>
 
 #include "bench.h"
-#include "datagen.h"
-#include "nettrain.h"
+#include "tools/datagen.h"
+#include "tools/nettrain.h"
 #include "play.h"
 #include "startup.h"
-#include "train.h"
-#include "tune.h"
+#include "tools/train.h"
+#include "tools/tune.h"
 #include "uci.h"
 
 static int run(int argc, char **argv)

@@ -4,7 +4,8 @@
 #include "book.h"
 #include "engine.h"
 #include "eval.h"
-#include "tb.h"
+#include "syzygy/probe.h"
+#include "syzygy/setup.h"
 #include "tt.h"
 #include "zobrist.h"
 

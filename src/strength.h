@@ -4,7 +4,7 @@
 #ifndef HEXE_STRENGTH_H
 #define HEXE_STRENGTH_H
 
-#include "limits.h"
+#include "searchlimits.h"
 
 #define STRENGTH_CHOICES 4 /* root moves a weakened Hexe chooses among */
 

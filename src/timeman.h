@@ -3,7 +3,7 @@
 #ifndef HEXE_TIMEMAN_H
 #define HEXE_TIMEMAN_H
 
-#include "limits.h"
+#include "searchlimits.h"
 
 typedef struct {
     int64_t soft, hard; /* ms from the start; -1: no limit */

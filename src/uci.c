@@ -16,7 +16,8 @@
 #include "fen.h"
 #include "movegen.h"
 #include "output.h"
-#include "tb.h"
+#include "syzygy/probe.h"
+#include "syzygy/setup.h"
 #include "tt.h"
 
 static Position root_pos;

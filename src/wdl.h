@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "limits.h"
+#include "searchlimits.h"
 
 /* "cp 23", "mate 4", "mate -2", followed by " wdl W D L" when show_wdl. */
 void format_score(int score, bool show_wdl, char *buf, size_t n);

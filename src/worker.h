@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "limits.h"
+#include "searchlimits.h"
 #include "timeman.h"
 
 typedef struct {

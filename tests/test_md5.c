@@ -1,6 +1,6 @@
 /* test_md5.c - MD5 against the test suite of RFC 1321 (appendix A.5), in
  * pieces of every size, and the embedded list of published Syzygy checksums
- * (src/tb_checksums.c) against tablebases/checksums*.md5, which must agree
+ * (src/syzygy/checksums.c) against tablebases/checksums*.md5, which must agree
  * with the MD5 of every shipped table file. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "md5.h"
-#include "tb_checksums.h"
+#include "syzygy/md5.h"
+#include "syzygy/checksums.h"
 
 static void hex_of(const char *s, size_t n, size_t piece, char *out)
 {
@@ -59,7 +59,7 @@ int main(void)
         char md5[64], name[64];
         while (in && fscanf(in, "%63s %63s", md5, name) == 2) {
             lines++;
-            CHECK(listed(name, md5), "%s %s of %s is not in src/tb_checksums.c", md5, name, lists[f]);
+            CHECK(listed(name, md5), "%s %s of %s is not in src/syzygy/checksums.c", md5, name, lists[f]);
             char path[128];
             snprintf(path, sizeof path, "tablebases/%s", name);
             int fd = open(path, O_RDONLY);

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "fen.h"
 #include "movegen.h"
-#include "packed.h"
+#include "tools/packed.h"
 #include "position.h"
 #include "zobrist.h"
 

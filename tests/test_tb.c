@@ -19,7 +19,8 @@
 #include "fen.h"
 #include "movegen.h"
 #include "position.h"
-#include "tb.h"
+#include "syzygy/probe.h"
+#include "syzygy/setup.h"
 #include "zobrist.h"
 
 #define REFERENCE "tests/data/tb/reference.txt"

@@ -11,9 +11,9 @@
 #include "eval/nnue.h"
 #include "fen.h"
 #include "movegen.h"
-#include "packed.h"
+#include "tools/packed.h"
 #include "position.h"
-#include "train.h"
+#include "tools/train.h"
 #include "zobrist.h"
 
 static uint64_t rng = 0x3C6EF372FE94F82AULL;

@@ -1,4 +1,4 @@
-/* packed.h - one training position in 32 bytes: the `hexe datagen --format bin`
+/* tools/packed.h - one training position in 32 bytes: the `hexe datagen --format bin`
  * record that the network trainer reads (docs/nnue.md, "Data format").
  *
  *   bytes  0-7   occupancy, bit i = square i (a1 = 0, h1 = 7, a8 = 56), little-endian
@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "position.h"
+#include "../position.h"
 
 #define PACKED_SIZE 32
 #define PACKED_CASTLE_ROOK 7

@@ -1,5 +1,5 @@
-/* limits.c - defaults of the search's limits and parameters. */
-#include "limits.h"
+/* searchlimits.c - defaults of the search's limits and parameters. */
+#include "searchlimits.h"
 
 #include <string.h>
 

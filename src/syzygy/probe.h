@@ -1,17 +1,18 @@
-/* tb.h - Syzygy endgame tablebases through Fathom (Debian's libfathom):
- * set-up with checks of the table files, WDL probes for the search, and the
- * DTZ root probe that ranks the root moves and picks the one to play.
+/* syzygy/probe.h - probing the Syzygy endgame tablebases through Fathom
+ * (Debian's libfathom): the scores of tablebase results, the search's probe
+ * limits, WDL probes for the search, and the DTZ root probe that ranks the
+ * root moves and picks the one to play. Setting the tables up is setup.h's.
  *
  * Threads: tb_probe_wdl_pos() may be called from any number of search
  * threads at once. tb_set_path() and tb_probe_root_moves() must be called by
  * one thread while no search runs (Fathom's root probe is not thread-safe). */
-#ifndef HEXE_TB_H
-#define HEXE_TB_H
+#ifndef HEXE_SYZYGY_PROBE_H
+#define HEXE_SYZYGY_PROBE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "position.h"
+#include "../position.h"
 
 /* WDL values from the side to move's view; the same numbers as Fathom's
  * (tbprobe.h defines the same macros with the same values). */
@@ -37,19 +38,12 @@
 #define TB_MAX_DTZ 1000
 #define TB_WIN_BOUND (TB_WIN_SCORE - TB_MAX_DTZ - MAX_PLY) /* 18872 */
 
-/* (Re)initialises the tables from a ':'-separated list of directories.
- * "" , NULL or "<empty>" switch the tablebases off. Every directory is
- * checked (exists, readable) and every .rtbw/.rtbz file in it (readable,
- * Syzygy magic number, a plausible size); msg (may be NULL) receives a
- * one-line summary such as "found 80 tablebase files (40 WDL, 40 DTZ), up to
- * 5 pieces" followed by warnings about bad files or directories.
- * Returns true when tables are usable (or were switched off on purpose),
- * false when the path gave no usable table (tablebases are then off).
- * Safe to call any number of times; not while a search runs. */
-bool tb_set_path(const char *paths, char *msg, size_t n);
-
 /* Largest piece count (kings included) the loaded tables cover; 0 when off. */
 int tb_max_pieces(void);
+/* Set by tb_set_path() (setup.h) once Fathom has its tables, 0 while it has
+ * none: every probe checks it, since Fathom's own TB_LARGEST is not reset
+ * when its path is set to "". */
+void tb_set_max_pieces(int pieces);
 
 /* How the search uses the tables (the options SyzygyProbeDepth,
  * SyzygyProbeLimit and Syzygy50MoveRule). */
@@ -64,14 +58,6 @@ TbParams tb_params_default(void);
 
 /* Most pieces probed: the parameters' limit, capped at the largest table found. */
 int tb_probe_limit(const TbParams *p);
-
-/* WDL tables probed once by tb_set_path() (each must be: see tb.c). */
-int tb_tables_set_up(void);
-
-/* The directory "tablebases" next to the running executable (or in one of
- * its three parent directories) when it holds at least one .rtbw file:
- * the default for an empty SyzygyPath. Returns false if there is none. */
-bool tb_default_path(char *out, size_t n);
 
 /* Fathom's view of a position: bitboards with a1 = bit 0 .. h8 = bit 63. */
 typedef struct {

@@ -1,5 +1,5 @@
-/* tb_files.c - checking Syzygy table files before Fathom opens them. */
-#include "tb_files.h"
+/* syzygy/filecheck.c - checking Syzygy table files before Fathom opens them. */
+#include "filecheck.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "md5.h"
-#include "tb_checksums.h"
+#include "checksums.h"
 
 /* Syzygy file checks: the first four bytes (little-endian magic numbers) and
  * the size, which the generator always pads to 16 modulo 64 bytes. */

@@ -1,9 +1,9 @@
-/* tb_checksums.c - the published MD5 checksums of the Syzygy 3-4-5-piece
+/* syzygy/checksums.c - the published MD5 checksums of the Syzygy 3-4-5-piece
  * files, as listed in tablebases/checksums.md5 and checksums-reissued.md5
  * (which scripts/get-syzygy verifies downloads against), by name. A name
  * may have two entries: the original and the reissued file. Made from those
  * two lists; keep it in step with them. */
-#include "tb_checksums.h"
+#include "checksums.h"
 
 const TbChecksum tb_checksums[] = {
     {"KBBBvK.rtbw", "5e22f8463977669027be63b7885a2717"},

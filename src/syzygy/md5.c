@@ -1,4 +1,4 @@
-/* md5.c - MD5 as published in RFC 1321 (R. Rivest, 1992), written from the
+/* syzygy/md5.c - MD5 as published in RFC 1321 (R. Rivest, 1992), written from the
  * RFC's description: 64-byte blocks, four rounds of sixteen steps with the
  * functions F, G, H, I, the sine-derived constants T[i] = floor(2^32 *
  * |sin(i + 1)|) and the per-step rotations, little-endian words, and the

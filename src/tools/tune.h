@@ -1,4 +1,4 @@
-/* tune.h - the Texel tuner for the `hexe` evaluator's weights. */
+/* tools/tune.h - the Texel tuner for the `hexe` evaluator's weights. */
 #ifndef HEXE_TUNE_H
 #define HEXE_TUNE_H
 

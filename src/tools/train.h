@@ -1,4 +1,4 @@
-/* train.h - `hexe train`: the nnue evaluator's trainer (train.c). */
+/* tools/train.h - `hexe train`: the nnue evaluator's trainer (train.c). */
 #ifndef HEXE_TRAIN_H
 #define HEXE_TRAIN_H
 

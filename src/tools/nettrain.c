@@ -1,4 +1,4 @@
-/* nettrain.c - `hexe nettrain`: fits the learnt correction of the `hexe`
+/* tools/nettrain.c - `hexe nettrain`: fits the learnt correction of the `hexe`
  * evaluation (eval/net.h) to labelled positions ('<FEN> | <White's expected
  * score>', e.g. from scripts/sf-label):
  *
@@ -18,9 +18,9 @@
 
 #include "nettrain.h"
 
-#include "eval/hexe.h"
-#include "eval/net.h"
-#include "fen.h"
+#include "../eval/hexe.h"
+#include "../eval/net.h"
+#include "../fen.h"
 
 #define MAXH 256
 #define S_OUT 100.0

@@ -1,10 +1,10 @@
-/* tb_files.h - the Syzygy table files as tb.c finds them along a path:
+/* syzygy/filecheck.h - the Syzygy table files as setup.c finds them along a path:
  * their names, the checks that keep a damaged file away from Fathom (size,
  * magic number, published MD5 checksum), the set of files found, and the
  * private folders of links that give Fathom the good files only. Internal
  * to the tablebase module (tb.c). */
-#ifndef HEXE_TB_FILES_H
-#define HEXE_TB_FILES_H
+#ifndef HEXE_SYZYGY_FILECHECK_H
+#define HEXE_SYZYGY_FILECHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,12 +1,30 @@
-/* tb_probe.c - probing the Syzygy tables through Fathom: a position's WDL
- * in the search, and every root move's WDL and DTZ with the move to play. */
-#include "tb.h"
+/* syzygy/probe.c - probing the Syzygy tables through Fathom: a position's
+ * WDL in the search, and every root move's WDL and DTZ with the move to play;
+ * the probe limits. */
+#include "probe.h"
 
 #include <string.h>
 
 #include <tbprobe.h>
 
-#include "movegen.h"
+#include "../movegen.h"
+
+#if TB_LOSS != 0 || TB_BLESSED_LOSS != 1 || TB_DRAW != 2 || TB_CURSED_WIN != 3 || TB_WIN != 4
+#error "probe.h's WDL values must equal Fathom's"
+#endif
+
+/* Our own record of what is loaded. Fathom's TB_LARGEST is not reset when
+ * its path is set to "" (and probing then would touch freed memory), so
+ * every probe checks this value instead. Written only while no search runs. */
+static int tb_largest;
+
+int tb_max_pieces(void) { return tb_largest; }
+
+void tb_set_max_pieces(int pieces) { tb_largest = pieces; }
+
+TbParams tb_params_default(void) { return (TbParams){.probe_depth = 1, .probe_limit = 5, .rule50 = true}; }
+
+int tb_probe_limit(const TbParams *p) { return p->probe_limit < tb_largest ? p->probe_limit : tb_largest; }
 
 void tb_boards(const Position *pos, TbBoards *b)
 {

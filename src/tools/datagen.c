@@ -1,4 +1,4 @@
-/* datagen.c - `hexe datagen`: fast self-play games from the balanced openings,
+/* tools/datagen.c - `hexe datagen`: fast self-play games from the balanced openings,
  * in one or more worker processes, writing each game's quiet positions with
  * the game's result: as "<FEN> | <result>" lines (result from White's point
  * of view: 1.0, 0.5 or 0.0) for the Texel tuner (tune.c) and the correction's
@@ -22,15 +22,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "eval.h"
-#include "fen.h"
-#include "movegen.h"
-#include "engine.h"
+#include "../engine.h"
+#include "../eval.h"
+#include "../fen.h"
+#include "../movegen.h"
+#include "../san.h"
+#include "../syzygy/probe.h"
+#include "../timeman.h"
+#include "../tt.h"
 #include "packed.h"
-#include "san.h"
-#include "tb.h"
-#include "timeman.h"
-#include "tt.h"
 
 typedef struct {
     const char *openings, *out, *pgn, *eval, *format;

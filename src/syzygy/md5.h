@@ -1,7 +1,7 @@
-/* md5.h - the MD5 message digest (RFC 1321), to check files against
+/* syzygy/md5.h - the MD5 message digest (RFC 1321), to check files against
  * published checksums. Not for anything that needs a secure hash. */
-#ifndef HEXE_MD5_H
-#define HEXE_MD5_H
+#ifndef HEXE_SYZYGY_MD5_H
+#define HEXE_SYZYGY_MD5_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* train.c - `hexe train`: trains the `nnue` evaluator's network on the
+/* tools/train.c - `hexe train`: trains the `nnue` evaluator's network on the
  * records of `hexe datagen --format bin` (packed.h), on the CPU, in threads.
  *
  *   acc_p  = b1 + sum of the W1 rows of the pieces seen from perspective p
@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval/nnue.h"
+#include "../eval/nnue.h"
 #include "packed.h"
-#include "timeman.h"
+#include "../timeman.h"
 
 #define CLIP 1.98f
 #define MAX_FILES 64

@@ -1,4 +1,4 @@
-/* tune.c - `hexe tune`: a Texel-method tuner for the weights of the `hexe`
+/* tools/tune.c - `hexe tune`: a Texel-method tuner for the weights of the `hexe`
  * evaluator. It fits the static evaluation of quiet positions to the results
  * of the games they came from (`hexe datagen`):
  *
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
-#include "eval/hexe.h"
-#include "fen.h"
-#include "timeman.h"
+#include "../eval.h"
+#include "../eval/hexe.h"
+#include "../fen.h"
+#include "../timeman.h"
 
 typedef struct {
     int pos;

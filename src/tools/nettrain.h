@@ -1,4 +1,4 @@
-/* nettrain.h - `hexe nettrain`: fits the learnt correction of the `hexe` evaluation. */
+/* tools/nettrain.h - `hexe nettrain`: fits the learnt correction of the `hexe` evaluation. */
 #ifndef HEXE_NETTRAIN_H
 #define HEXE_NETTRAIN_H
 

@@ -1,11 +1,11 @@
-/* limits.h - what a search is asked for: the limits of one `go`, the
+/* searchlimits.h - what a search is asked for: the limits of one `go`, the
  * parameters its caller sets (options), and the score scale. Every caller of
  * the search (the UCI front end, bench, play, datagen) fills these and hands
  * them over; nothing reaches the search through a global. */
-#ifndef HEXE_LIMITS_H
-#define HEXE_LIMITS_H
+#ifndef HEXE_SEARCHLIMITS_H
+#define HEXE_SEARCHLIMITS_H
 
-#include "tb.h"
+#include "syzygy/probe.h"
 
 /* Scores: centipawns from the side to move's view. Mate in n plies from the
  * root is MATE - n; tablebase results lie between TB_WIN_BOUND (18872) and

@@ -1,6 +1,6 @@
-/* tb_checksums.h - the published MD5 checksums of the Syzygy table files. */
-#ifndef HEXE_TB_CHECKSUMS_H
-#define HEXE_TB_CHECKSUMS_H
+/* syzygy/checksums.h - the published MD5 checksums of the Syzygy table files. */
+#ifndef HEXE_SYZYGY_CHECKSUMS_H
+#define HEXE_SYZYGY_CHECKSUMS_H
 
 typedef struct {
     const char *name; /* "KQvKR.rtbw" */

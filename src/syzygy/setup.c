@@ -1,9 +1,9 @@
-/* tb.c - Syzygy tablebases through Fathom: setting the path up (each file
- * checked by tb_files.c, every table set up before the search threads probe)
- * and the probe limits. The probes are in tb_probe.c. Fathom itself is
- * linked (-lfathom). */
+/* syzygy/setup.c - Syzygy tablebases through Fathom: setting the path up
+ * (each file checked by filecheck.c, every table set up before the search
+ * threads probe) and the default folder. The probes are in probe.c. Fathom
+ * itself is linked (-lfathom). */
 #define _POSIX_C_SOURCE 200809L /* strdup, readlink, opendir under -std=c17 */
-#include "tb.h"
+#include "setup.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,20 +21,12 @@
 
 #include <tbprobe.h>
 
-#include "fen.h"
-#include "files.h"
+#include "../fen.h"
+#include "../files.h"
+#include "../movegen.h"
+#include "filecheck.h"
 #include "md5.h"
-#include "movegen.h"
-#include "tb_files.h"
-
-#if TB_LOSS != 0 || TB_BLESSED_LOSS != 1 || TB_DRAW != 2 || TB_CURSED_WIN != 3 || TB_WIN != 4
-#error "tb.h's WDL values must equal Fathom's"
-#endif
-
-/* Our own record of what is loaded. Fathom's TB_LARGEST is not reset when
- * its path is set to "" (and probing then would touch freed memory), so
- * every probe checks this value instead. Written only by tb_set_path(). */
-static int tb_largest;
+#include "probe.h"
 
 /* ---- Messages ---- */
 
@@ -179,7 +171,7 @@ static const char *probe_in_child(const NameSet *s, int wdl, int dtz, char *why,
         }
         alarm(CHILD_SECONDS);
         tb_init(dir);
-        tb_largest = (int)TB_LARGEST;
+        tb_set_max_pieces((int)TB_LARGEST);
         uint64_t seed = set_up_seed(s->names[wdl]);
         Position pos = {0};
         if (quiet_position(s->names[wdl], &seed, &pos)) /* the probe tb_set_path makes next */
@@ -283,7 +275,8 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
 
     /* Nothing loaded while we look; Fathom's re-initialisation frees the old
      * tables itself (tb_free() would leave Fathom unusable). */
-    tb_largest = tables_set_up = 0;
+    tb_set_max_pieces(0);
+    tables_set_up = 0;
     static bool cleanup_registered;
     if (!cleanup_registered)
         cleanup_registered = atexit(remove_links_at_exit) == 0;
@@ -425,7 +418,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     }
     fathom_init(fathom_path);
     bool ok = TB_LARGEST > 0 && nwdl > 0;
-    tb_largest = ok ? (int)TB_LARGEST : 0;
+    tb_set_max_pieces(ok ? (int)TB_LARGEST : 0);
     tables_set_up = ok ? set_up_tables(&seen) : 0;
 
     const char *warnings = warn.buf && warn.len > 2 ? warn.buf + 2 : NULL;
@@ -438,14 +431,14 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
         msg_add(&m, "; tablebases off");
     } else {
         msg_add(&m, "found %d tablebase file%s (%d WDL, %d DTZ), up to %d pieces", nwdl + ndtz,
-                nwdl + ndtz == 1 ? "" : "s", nwdl, ndtz, tb_largest);
+                nwdl + ndtz == 1 ? "" : "s", nwdl, ndtz, tb_max_pieces());
         if (nodtz)
             msg_add(&m, "; warning: %d WDL table%s without a usable DTZ table (root moves then ranked by WDL only)",
                     nodtz, nodtz == 1 ? "" : "s");
         if (warnings)
             msg_add(&m, "; warning: %s", warnings);
-        if (maxp > tb_largest)
-            msg_add(&m, "; warning: files with up to %d pieces, but Fathom uses only up to %d", maxp, tb_largest);
+        if (maxp > tb_max_pieces())
+            msg_add(&m, "; warning: files with up to %d pieces, but Fathom uses only up to %d", maxp, tb_max_pieces());
     }
 
     free(warn.buf);
@@ -453,18 +446,6 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     free(copy);
     free(clean);
     return ok;
-}
-
-int tb_max_pieces(void)
-{
-    return tb_largest;
-}
-
-TbParams tb_params_default(void) { return (TbParams){.probe_depth = 1, .probe_limit = 5, .rule50 = true}; }
-
-int tb_probe_limit(const TbParams *p)
-{
-    return p->probe_limit < tb_largest ? p->probe_limit : tb_largest;
 }
 
 static bool dir_has_tables(const char *dir)

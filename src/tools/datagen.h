@@ -1,4 +1,4 @@
-/* datagen.h - self-play data for the tuner. */
+/* tools/datagen.h - self-play data for the tuner. */
 #ifndef HEXE_DATAGEN_H
 #define HEXE_DATAGEN_H
 

@@ -1,4 +1,4 @@
-/* packed.c - the 32-byte training record (packed.h). */
+/* tools/packed.c - the 32-byte training record (packed.h). */
 #include "packed.h"
 
 #include <stdio.h>
