@@ -7,10 +7,11 @@
  * learn u32 - sorted by key, several entries per key. Move bits: to file 0-2,
  * to row 3-5, from file 6-8, from row 9-11, promotion 12-14 (0 none, 1
  * knight .. 4 queen); castling is king-takes-rook (e1h1), as in Hexe. */
-#define _POSIX_C_SOURCE 200809L /* pread, readlink */
+#define _POSIX_C_SOURCE 200809L /* getpid */
 #include "book.h"
 #include "files.h"
 #include "movegen.h"
+#include "platform.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,7 +61,7 @@ static bool read_entries(const Book *book, uint64_t first, int count, RawEntry *
     size_t want = (size_t)count * ENTRY_SIZE, got = 0;
     ASSERT(count > 0 && count <= SCAN_CHUNK);
     while (got < want) {
-        ssize_t r = pread(book->fd, buf + got, want - got, (off_t)(first * ENTRY_SIZE + got));
+        long long r = hexe_pread(book->fd, buf + got, want - got, (long long)(first * ENTRY_SIZE + got));
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
@@ -141,7 +142,7 @@ Book *book_open(const char *path, char *err, size_t errlen)
         return fail(book, err, errlen, "cannot read book '%s': not a regular file (%s); not opened", path,
                     S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
                     : S_ISSOCK(st.st_mode) ? "a socket" : "not a plain file");
-    book->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    book->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_BINARY);
     if (book->fd < 0) {
         int e = errno;
         return fail(book, err, errlen, "cannot open book '%s': %s", path,
@@ -153,7 +154,7 @@ Book *book_open(const char *path, char *err, size_t errlen)
         return fail(book, err, errlen, "cannot read book '%s': it is a directory", path);
     if (!S_ISREG(st.st_mode))
         return fail(book, err, errlen, "cannot read book '%s': not a regular file", path);
-    fcntl(book->fd, F_SETFL, fcntl(book->fd, F_GETFL) & ~O_NONBLOCK);
+    fd_set_blocking(book->fd);
     if (st.st_size == 0)
         return fail(book, err, errlen, "book '%s' is empty", path);
     if (st.st_size % ENTRY_SIZE)

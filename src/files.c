@@ -5,18 +5,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "platform.h"
+
 bool exe_dir(int up, char *out, size_t n)
 {
     char exe[4096];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
+    if (!platform_exe_path(exe, sizeof exe))
         return false;
-    exe[len] = '\0';
     for (int i = 0; i <= up; i++) {
-        char *slash = strrchr(exe, '/');
-        if (!slash)
+        char *sep = NULL;
+        for (char *c = exe; *c; c++)
+            if (path_sep(*c))
+                sep = c;
+        if (!sep)
             return false;
-        *slash = '\0';
+        *sep = '\0';
     }
     size_t l = strlen(exe);
     if (l >= n)
@@ -28,8 +31,8 @@ bool exe_dir(int up, char *out, size_t n)
 const char *beside_exe(const char *path, char *buf, size_t n)
 {
     char dir[4096];
-    if (path[0] == '/' || access(path, F_OK) == 0 || !exe_dir(0, dir, sizeof dir))
+    if (path_absolute(path) || access(path, F_OK) == 0 || !exe_dir(0, dir, sizeof dir))
         return path;
-    int w = snprintf(buf, n, "%s/%s", dir, path);
+    int w = snprintf(buf, n, "%s" DIR_SEP "%s", dir, path);
     return w > 0 && (size_t)w < n && access(buf, F_OK) == 0 ? buf : path;
 }

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The folder of the running executable (/proc/self/exe), or its up-th parent;
+/* The folder of the running executable (platform_exe_path), or its up-th parent;
  * no trailing slash. False when unknown or when it does not fit in out. */
 bool exe_dir(int up, char *out, size_t n);
 

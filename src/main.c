@@ -4,13 +4,15 @@
 #include <string.h>
 
 #include "bench.h"
-#include "tools/datagen.h"
-#include "tools/nettrain.h"
 #include "play.h"
 #include "startup.h"
+#include "uci.h"
+#ifndef HEXE_NO_TOOLS
+#include "tools/datagen.h"
+#include "tools/nettrain.h"
 #include "tools/train.h"
 #include "tools/tune.h"
-#include "uci.h"
+#endif
 
 static int run(int argc, char **argv)
 {
@@ -22,6 +24,16 @@ static int run(int argc, char **argv)
     }
     if (argc > 1 && !strcmp(argv[1], "play"))
         return play_main(argc - 1, argv + 1);
+#ifdef HEXE_NO_TOOLS
+    /* The Windows build leaves the training tools out (datagen forks). */
+    static const char *const tools[] = {"datagen", "nettrain", "train", "tune"};
+    for (int i = 0; argc > 1 && i < 4; i++)
+        if (!strcmp(argv[1], tools[i])) {
+            fprintf(stderr, "hexe: '%s' is not in this build; the training tools come with the Linux build\n",
+                    tools[i]);
+            return 2;
+        }
+#else
     if (argc > 1 && !strcmp(argv[1], "datagen"))
         return datagen_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "nettrain"))
@@ -30,6 +42,7 @@ static int run(int argc, char **argv)
         return train_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "tune"))
         return tune_main(argc - 1, argv + 1);
+#endif
     uci_init();
     uci_loop(stdin);
     return 0;

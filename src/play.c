@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "fen.h"
 #include "movegen.h"
+#include "platform.h"
 #include "san.h"
 
 #define DEFAULT_PGN "hexe-games.pgn"
@@ -343,15 +344,19 @@ static bool think(const Position *pos, const Settings *s, SearchResult *out)
     if (t.lim.movetime < 1)
         t.lim.movetime = 1;
     atomic_init(&t.done, false);
+    pthread_t th;
+#ifdef _WIN32
+    int rc = pthread_create(&th, NULL, think_thread, &t); /* Ctrl-C's handler runs in a thread of its own */
+#else
     /* The signals go to this thread, not to the searcher. */
     sigset_t block, old;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    pthread_t th;
     int rc = pthread_create(&th, NULL, think_thread, &t);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+#endif
     if (rc) {
         think_thread(&t);
     } else {
@@ -629,7 +634,12 @@ int play_main(int argc, char **argv)
     const char *no_color = getenv("NO_COLOR");
     s.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
     setvbuf(stdout, NULL, _IONBF, 0);
+    platform_console_init();
 
+#ifdef _WIN32
+    void (*old_int)(int) = signal(SIGINT, on_signal);
+    void (*old_term)(int) = signal(SIGTERM, on_signal);
+#else
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -637,6 +647,7 @@ int play_main(int argc, char **argv)
     sa.sa_flags = 0; /* no SA_RESTART: Ctrl-C ends a waiting fgets */
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+#endif
 
     printf("Hexe %s: you play %s, Hexe plays %s at level %d with %g s a move.\n"
            "Type moves like Nf3 or g1f3; type help for the commands.\n",
@@ -676,7 +687,12 @@ int play_main(int argc, char **argv)
     fflush(stdout);
     pos_free(&g.pos);
     free(g.san);
+#ifdef _WIN32
+    signal(SIGINT, old_int);
+    signal(SIGTERM, old_term);
+#else
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+#endif
     return 0;
 }

@@ -7,7 +7,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
 #include <sys/mman.h>
+#endif
+
+#include "platform.h"
 
 typedef struct {
     _Atomic uint64_t keyx;
@@ -45,14 +49,14 @@ bool tt_resize(size_t mb, int nthreads)
         mb = 1;
     size_t bytes = mb * 1024 * 1024;
     bool huge = bytes >= HUGE_PAGE && bytes % HUGE_PAGE == 0;
-    Bucket *t = aligned_alloc(huge ? HUGE_PAGE : 64, bytes);
+    Bucket *t = hexe_aligned_alloc(huge ? HUGE_PAGE : 64, bytes);
     if (!t)
         return false;
 #ifdef MADV_HUGEPAGE
     if (huge)
         madvise(t, bytes, MADV_HUGEPAGE); /* a hint: without it, 4 KB pages */
 #endif
-    free(table);
+    hexe_aligned_free(table);
     table = t;
     nbuckets = bytes / sizeof(Bucket);
     table_mb = mb;
@@ -108,7 +112,7 @@ void tt_clear(int nthreads)
 
 void tt_free(void)
 {
-    free(table);
+    hexe_aligned_free(table);
     table = NULL;
     nbuckets = 0;
 }

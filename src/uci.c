@@ -48,6 +48,8 @@ char *read_line(FILE *in)
         free(s);
         return NULL;
     }
+    if (len > 0 && s[len - 1] == '\r') /* a CRLF line end (Windows GUIs) */
+        len--;
     s[len] = '\0';
     return s;
 }

@@ -20,6 +20,7 @@
 #endif
 
 #include "../eval.h"
+#include "../platform.h"
 #include "evaluators.h"
 #include "trace.h"
 
@@ -27,7 +28,7 @@
 #ifndef HEXE_NNUE_FILE
 #error "HEXE_NNUE_FILE must name the embedded network (see the Makefile)"
 #endif
-__asm__(".section .rodata\n"
+__asm__(ASM_RODATA_SECTION
         ".balign 64\n"
         ".globl hexe_nnue_blob\n"
         "hexe_nnue_blob:\n"
@@ -35,7 +36,7 @@ __asm__(".section .rodata\n"
         ".globl hexe_nnue_blob_end\n"
         "hexe_nnue_blob_end:\n"
         ".byte 0\n"
-        ".previous\n");
+        ASM_END_SECTION);
 extern const unsigned char hexe_nnue_blob[], hexe_nnue_blob_end[];
 
 #define REFRESH 12
@@ -111,7 +112,7 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
         return false;
     }
     size_t nw1 = (size_t)NNUE_INPUTS * hidden, total = weights((int)hidden, (int)buckets);
-    int16_t *mem = aligned_alloc(64, (total * sizeof(int16_t) + 63) / 64 * 64);
+    int16_t *mem = hexe_aligned_alloc(64, total * sizeof(int16_t));
     if (!mem) {
         snprintf(err, n, "out of memory");
         return false;
@@ -122,7 +123,7 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
     for (size_t i = nw1 + hidden; i < total; i++)
         if (mem[i] > 127 || mem[i] < -127) {
             snprintf(err, n, "an output weight of %d is out of range (|w| <= 127)", mem[i]);
-            free(mem);
+            hexe_aligned_free(mem);
             return false;
         }
     net->hidden = (int)hidden;
@@ -139,14 +140,14 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
 
 void nnue_free(Network *net)
 {
-    free(net->w1);
+    hexe_aligned_free(net->w1);
     memset(net, 0, sizeof *net);
 }
 
 bool nnue_read_file(const char *path, Network *net, char *err, size_t n)
 {
     /* A FIFO or a device would block or never end: regular files only. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_BINARY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         snprintf(err, n, "cannot open %s: %s", path, strerror(errno));

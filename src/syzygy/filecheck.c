@@ -10,8 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "md5.h"
+#include "../platform.h"
 #include "checksums.h"
+#include "md5.h"
 
 /* Syzygy file checks: the first four bytes (little-endian magic numbers) and
  * the size, which the generator always pads to 16 modulo 64 bytes. */
@@ -55,40 +56,42 @@ int table_name_pieces(const char *name, bool *dtz)
  * modification time), so setting the same path again costs nothing. */
 
 typedef struct {
-    dev_t dev;
-    ino_t ino;
-    off_t size;
-    struct timespec mtime;
+    FileId id;
     bool ok;
 } Verdict;
 static Verdict *verdicts;
 static int nverdicts, verdicts_cap;
 
-static Verdict *verdict_of(const struct stat *st)
+static Verdict *verdict_of(const char *path, const struct stat *st)
 {
+    FileId id;
+    if (!file_id(path, st, &id))
+        return NULL;
     for (int i = 0; i < nverdicts; i++)
-        if (verdicts[i].dev == st->st_dev && verdicts[i].ino == st->st_ino && verdicts[i].size == st->st_size &&
-            verdicts[i].mtime.tv_sec == st->st_mtim.tv_sec && verdicts[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+        if (!memcmp(&verdicts[i].id, &id, sizeof id))
             return &verdicts[i];
     return NULL;
 }
 
-void remember_verdict(const struct stat *st, bool ok)
+void remember_verdict(const char *path, const struct stat *st, bool ok)
 {
+    FileId id;
+    if (!file_id(path, st, &id))
+        return; /* checked again next time */
     if (nverdicts == verdicts_cap) {
         int cap = verdicts_cap ? 2 * verdicts_cap : 256;
         Verdict *nv = realloc(verdicts, (size_t)cap * sizeof *nv);
         if (!nv)
-            return; /* checked again next time */
+            return;
         verdicts = nv;
         verdicts_cap = cap;
     }
-    verdicts[nverdicts++] = (Verdict){st->st_dev, st->st_ino, st->st_size, st->st_mtim, ok};
+    verdicts[nverdicts++] = (Verdict){id, ok};
 }
 
-int known_verdict(const struct stat *st)
+int known_verdict(const char *path, const struct stat *st)
 {
-    const Verdict *v = verdict_of(st);
+    const Verdict *v = verdict_of(path, st);
     return v ? v->ok : -1;
 }
 
@@ -103,9 +106,10 @@ static bool checksum_listed(const char *name)
 
 /* NULL when the open file fd (at offset 0) has a published checksum of its
  * name, else why not. */
-static const char *check_checksum(int fd, const struct stat *st, const char *name, char *why, size_t n)
+static const char *check_checksum(int fd, const char *path, const struct stat *st, const char *name, char *why,
+                                  size_t n)
 {
-    Verdict *v = verdict_of(st);
+    Verdict *v = verdict_of(path, st);
     if (v)
         return v->ok ? NULL : "damaged: its MD5 checksum is not the published one";
     unsigned char digest[16];
@@ -118,7 +122,7 @@ static const char *check_checksum(int fd, const struct stat *st, const char *nam
     bool ok = false;
     for (int i = 0; i < tb_checksum_count && !ok; i++)
         ok = !strcmp(tb_checksums[i].name, name) && !strcmp(tb_checksums[i].md5, hex);
-    remember_verdict(st, ok);
+    remember_verdict(path, st, ok);
     if (ok)
         return NULL;
     snprintf(why, n, "damaged: MD5 %s is not the published checksum", hex);
@@ -145,7 +149,7 @@ const char *check_table_file(const char *path, const char *name, bool dtz, bool 
                  : "not a plain file");
         return why;
     }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* never blocks, should it change meanwhile */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_BINARY); /* never blocks, should it change meanwhile */
     if (fd < 0) {
         snprintf(why, n, "unreadable (%s)", strerror(errno));
         return why;
@@ -169,7 +173,7 @@ const char *check_table_file(const char *path, const char *name, bool dtz, bool 
         snprintf(why, n, "unreadable (%s)", strerror(errno));
         res = why;
     } else {
-        res = check_checksum(fd, &st, name, why, n);
+        res = check_checksum(fd, path, &st, name, why, n);
     }
     close(fd);
     return res;
@@ -229,6 +233,7 @@ void nameset_free(NameSet *s)
     free(s->unlisted);
 }
 
+#ifndef _WIN32
 bool make_links_dir(char *out, size_t n)
 {
     const char *tmp = getenv("TMPDIR");
@@ -265,4 +270,4 @@ void remove_links_dir(char *dir)
     rmdir(dir);
     dir[0] = '\0';
 }
-
+#endif

@@ -18,11 +18,12 @@ int table_name_pieces(const char *name, bool *dtz);
  * published checksum (it still needs a probe in a child process). */
 const char *check_table_file(const char *path, const char *name, bool dtz, bool *unlisted, char *why, size_t n);
 
-/* Keeps a file's verdict (by device, inode, size and time), so that setting
- * the same path again costs nothing. */
-void remember_verdict(const struct stat *st, bool ok);
+/* Keeps the verdict on the file at path (st: its stat), by its identity,
+ * size and time (platform.h's file_id), so that setting the same path again
+ * costs nothing. */
+void remember_verdict(const char *path, const struct stat *st, bool ok);
 /* The verdict kept for the file: 1 good, 0 bad, -1 none yet. */
-int known_verdict(const struct stat *st);
+int known_verdict(const char *path, const struct stat *st);
 
 /* A set of file names, to count each table file once across directories
  * (Fathom opens the first one it finds along the path). */
@@ -39,9 +40,12 @@ bool nameset_add(NameSet *s, const char *name, const char *path, bool good, bool
 void nameset_free(NameSet *s);
 
 /* A new private folder under $TMPDIR or /tmp (out: its path, "" on failure),
- * a link in it to target named name, and the folder's removal (dir becomes ""). */
+ * a link in it to target named name, and the folder's removal (dir becomes "").
+ * Not on Windows, where making links takes privileges. */
+#ifndef _WIN32
 bool make_links_dir(char *out, size_t n);
 bool add_link(const char *dir, const char *name, const char *target);
 void remove_links_dir(char *dir);
+#endif
 
 #endif

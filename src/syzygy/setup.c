@@ -1,7 +1,8 @@
 /* syzygy/setup.c - Syzygy tablebases through Fathom: setting the path up
  * (each file checked by filecheck.c, every table set up before the search
  * threads probe) and the default folder. The probes are in probe.c. Fathom
- * itself is linked (-lfathom). */
+ * itself is linked (-lfathom), or compiled from Debian's source of it in the
+ * portable builds (Makefile: FATHOM_SRC). */
 #define _POSIX_C_SOURCE 200809L /* strdup, readlink, opendir under -std=c17 */
 #include "setup.h"
 
@@ -15,7 +16,9 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#ifndef _WIN32
 #include <sys/wait.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +27,7 @@
 #include "../fen.h"
 #include "../files.h"
 #include "../movegen.h"
+#include "../platform.h"
 #include "filecheck.h"
 #include "md5.h"
 #include "probe.h"
@@ -51,11 +55,17 @@ static void msg_add(Msg *m, const char *fmt, ...)
  * Fathom opens tables by name along its path and cannot be told to skip a
  * file. When some file was refused, Fathom gets a folder of links to the
  * good files only (made under $TMPDIR or /tmp, removed when the path changes
- * and at exit); a table is probed in a child process from such a folder too. */
+ * and at exit); a table is probed in a child process from such a folder too.
+ * Windows has neither links (without privileges) nor fork(): there Fathom
+ * gets only the folders that hold no refused file, and a file with no
+ * published checksum is used without a test probe; the set-up message says
+ * both. */
 
+#ifndef _WIN32
 static char links_dir[PATH_MAX]; /* the folder Fathom uses now, or "" */
 
 static void remove_links_at_exit(void) { remove_links_dir(links_dir); }
+#endif
 
 /* ---- Every table set up before the search threads probe ---- */
 
@@ -126,7 +136,7 @@ static void fathom_init(const char *paths)
 #else
     fflush(stderr);
     int saved = dup(STDERR_FILENO);
-    int null = open("/dev/null", O_WRONLY);
+    int null = open(NULL_DEVICE, O_WRONLY);
     if (saved >= 0 && null >= 0)
         dup2(null, STDERR_FILENO);
     tb_init(paths);
@@ -145,6 +155,7 @@ static void fathom_init(const char *paths)
  * holding just these files, WDL probes of random positions of the material
  * with either side to move, and DTZ root probes. NULL when the child ends
  * well, else why not (it died of a signal, failed, or hung). */
+#ifndef _WIN32
 #define CHILD_PROBES 64
 #define CHILD_SECONDS 30
 static const char *probe_in_child(const NameSet *s, int wdl, int dtz, char *why, size_t n)
@@ -251,12 +262,12 @@ static void probe_unlisted(NameSet *s, Msg *warn, int *nbad, int *nwdl, int *ndt
             struct stat st;
             if (!bad) {
                 if (stat(s->paths[f], &st) == 0)
-                    remember_verdict(&st, true);
+                    remember_verdict(s->paths[f], &st, true);
                 continue;
             }
             s->good[f] = false;
             if (stat(s->paths[f], &st) == 0 && !strncmp(bad, "damaged", 7))
-                remember_verdict(&st, false);
+                remember_verdict(s->paths[f], &st, false);
             if (s->names[f][strlen(s->names[f]) - 1] == 'z')
                 (*ndtz)--;
             else
@@ -266,6 +277,23 @@ static void probe_unlisted(NameSet *s, Msg *warn, int *nbad, int *nwdl, int *ndt
         }
     }
 }
+#else
+/* No fork() on Windows: the files with no published checksum (the 6- and
+ * 7-piece tables) are used without a test probe, and the message says so. */
+static void probe_unlisted(NameSet *s, Msg *warn, int *nbad, int *nwdl, int *ndtz)
+{
+    (void)nbad, (void)nwdl, (void)ndtz;
+    int untested = 0;
+    for (int i = 0; i < s->count; i++)
+        if (s->good[i] && s->unlisted[i]) {
+            s->unlisted[i] = false;
+            untested++;
+        }
+    if (untested)
+        msg_add(warn, "; %d file%s with no published checksum used untested (the Windows build has no test probe)",
+                untested, untested == 1 ? "" : "s");
+}
+#endif
 
 bool tb_set_path(const char *paths, char *msg, size_t n)
 {
@@ -277,20 +305,25 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
      * tables itself (tb_free() would leave Fathom unusable). */
     tb_set_max_pieces(0);
     tables_set_up = 0;
+#ifndef _WIN32
     static bool cleanup_registered;
     if (!cleanup_registered)
         cleanup_registered = atexit(remove_links_at_exit) == 0;
+#endif
     if (!paths || !*paths || !strcmp(paths, "<empty>")) {
         fathom_init("");
+#ifndef _WIN32
         remove_links_dir(links_dir);
+#endif
         msg_add(&m, "tablebases off");
         return true;
     }
 
-    char *copy = strdup(paths), *clean = calloc(strlen(paths) + 1, 1);
-    if (!copy || !clean) {
+    char *copy = strdup(paths), *clean = calloc(strlen(paths) + 1, 1), *kept = calloc(strlen(paths) + 1, 1);
+    if (!copy || !clean || !kept) {
         free(copy);
         free(clean);
+        free(kept);
         fathom_init("");
         msg_add(&m, "out of memory");
         return false;
@@ -301,10 +334,12 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     if (warn.buf)
         warn.buf[0] = '\0';
 
+    const char sep[2] = {PATH_LIST_SEP, '\0'};
     for (char *dir = copy, *next; dir; dir = next) {
-        next = strchr(dir, ':');
+        next = strchr(dir, PATH_LIST_SEP);
         if (next)
             *next++ = '\0';
+        path_trim(dir); /* Windows' stat refuses "C:\tb\" */
         if (!*dir)
             continue;
         ndirs++;
@@ -324,9 +359,9 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
             continue;
         }
         if (*clean)
-            strcat(clean, ":");
+            strcat(clean, sep);
         strcat(clean, dir);
-        int here = 0;
+        int here = 0, refused = 0;
         for (struct dirent *e; (e = readdir(d));) {
             bool dtz;
             int pieces = table_name_pieces(e->d_name, &dtz);
@@ -337,12 +372,12 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
             if (earlier >= 0 && seen.good[earlier])
                 continue; /* shadowed by the good copy in an earlier directory */
             char path[PATH_MAX], why[160];
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            snprintf(path, sizeof path, "%s" DIR_SEP "%s", dir, e->d_name);
             bool unlisted;
             const char *bad = check_table_file(path, e->d_name, dtz, &unlisted, why, sizeof why);
             if (unlisted) {
                 struct stat fst;
-                int verdict = stat(path, &fst) == 0 ? known_verdict(&fst) : -1;
+                int verdict = stat(path, &fst) == 0 ? known_verdict(path, &fst) : -1;
                 if (verdict >= 0) { /* probed before */
                     unlisted = false;
                     if (!verdict)
@@ -361,6 +396,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
                 nameset_add(&seen, e->d_name, path, !bad, unlisted);
             }
             if (bad) {
+                refused++;
                 if (nbad++ < 8)
                     msg_add(&warn, "; bad file %s: %s; not used", path, bad);
                 continue;
@@ -375,6 +411,11 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
         closedir(d);
         if (!here)
             msg_add(&warn, "; '%s' holds no .rtbw/.rtbz files", dir);
+        if (!refused) {
+            if (*kept)
+                strcat(kept, sep);
+            strcat(kept, dir);
+        }
     }
     probe_unlisted(&seen, &warn, &nbad, &nwdl, &ndtz);
     if (nbad > 8)
@@ -399,8 +440,34 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
      * size itself (printing a line of its own); a file with a wrong magic
      * number makes the probes of that material fail, which every caller
      * handles as "not in the tables". */
-    remove_links_dir(links_dir);
     const char *fathom_path = clean;
+#ifdef _WIN32
+    /* Fathom would open the refused files, and Windows makes no links
+     * without privileges: the tables are set up again from the folders that
+     * hold no refused file (a good copy in a later folder is then used). */
+#define LEFT_OUT "; a folder holding a refused file is left out whole (Windows: no links to set single files aside)"
+    static bool again;
+    if (nbad > 0 && !again && *kept) {
+        again = true;
+        bool ok = tb_set_path(kept, msg, n);
+        again = false;
+        m.len = msg && n ? strlen(msg) : 0;
+        if (warn.buf && warn.len > 2)
+            msg_add(&m, "; warning: %s%s", warn.buf + 2, LEFT_OUT);
+        free(warn.buf);
+        nameset_free(&seen);
+        free(copy);
+        free(clean);
+        free(kept);
+        return ok;
+    }
+    if (nbad > 0) {
+        fathom_path = "";
+        nwdl = 0;
+        msg_add(&warn, "%s", LEFT_OUT);
+    }
+#else
+    remove_links_dir(links_dir);
     if (nbad > 0) {
         /* Fathom would open the refused files: it gets links to the good ones. */
         bool linked = make_links_dir(links_dir, sizeof links_dir);
@@ -416,6 +483,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
             msg_add(&warn, "; cannot set aside the bad files (no folder of links in /tmp: %s)", strerror(errno));
         }
     }
+#endif
     fathom_init(fathom_path);
     bool ok = TB_LARGEST > 0 && nwdl > 0;
     tb_set_max_pieces(ok ? (int)TB_LARGEST : 0);
@@ -445,6 +513,7 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     nameset_free(&seen);
     free(copy);
     free(clean);
+    free(kept);
     return ok;
 }
 
@@ -468,7 +537,7 @@ bool tb_default_path(char *out, size_t n)
     for (int up = 0; up < 4; up++) {
         if (!exe_dir(up, exe, sizeof exe))
             return false;
-        snprintf(dir, sizeof dir, "%s/tablebases", exe);
+        snprintf(dir, sizeof dir, "%s" DIR_SEP "tablebases", exe);
         if (dir_has_tables(dir)) {
             if (strlen(dir) >= n)
                 return false;
