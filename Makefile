@@ -7,13 +7,22 @@
 #   make perft-full      perft at every reference depth
 #   make fuzz            libFuzzer targets (tests/fuzz/), each for FUZZ_SECONDS (60)
 #   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests, fuzzing
-#   make release         portable binaries for x86-64 (v1-v4) in dist/, with SHA256SUMS
+#   make release         the release archives in dist/: Windows and static Linux, checked (docs/release.md)
+#   make cross-check     the Windows build compiles (MinGW-w64 and Fathom's source; no Wine needed)
 #
 # The version (`id name Hexe <version>`) is the one line of the VERSION file.
 # Optional test data: HEXE_TEST_DATA (see tests/run.sh; default ../shared).
+#
+# Portable builds (scripts/release):
+#   FATHOM_SRC=dir       compile Fathom from dir (tbprobe.c: Debian's source package, which
+#                        scripts/fathom-source fetches) instead of linking libfathom-dev's -lfathom
+#   STATIC=1             link statically
+#   CC=x86_64-w64-mingw32-gcc-posix FATHOM_SRC=dir
+#                        a Windows hexe.exe (MinGW-w64), static, without the training tools
 
-EXE     ?= hexe
 CC      ?= cc
+WINDOWS := $(if $(findstring mingw,$(shell $(CC) -dumpmachine 2>/dev/null)),1,)
+EXE     ?= hexe$(if $(WINDOWS),.exe,)
 ARCH    ?= native
 OPT     ?= -O3 -flto=auto
 WARN    := -Wall -Wextra -Wshadow -Wmissing-declarations -Wcast-qual -Werror
@@ -31,34 +40,64 @@ HEXE_VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 NNUE_FILE ?= $(or $(EVALFILE),nets/hexe.nnue)
 ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) -pthread \
              -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
-LDLIBS  += -lfathom -lm -pthread
+ifneq ($(FATHOM_SRC),)
+  ALL_CFLAGS += -I$(FATHOM_SRC)
+  FATHOM_OBJ = $(BUILD)/fathom/tbprobe.o
+else ifneq ($(WINDOWS),)
+  $(error a Windows build compiles Fathom from its source: FATHOM_SRC=dir (scripts/fathom-source))
+else
+  LDLIBS += -lfathom
+endif
+LDLIBS  += -lm -pthread
+ifneq ($(WINDOWS),)
+  # 64-bit file sizes, C99 printf formats and localtime_r from MinGW-w64's C library.
+  ALL_CFLAGS += -D_FILE_OFFSET_BITS=64 -D__USE_MINGW_ANSI_STDIO=1 -D_POSIX_THREAD_SAFE_FUNCTIONS -DHEXE_NO_TOOLS
+  STATIC := 1
+endif
+ifneq ($(STATIC),)
+  LDFLAGS += -static
+endif
 
-SRC     := $(wildcard src/*.c src/eval/*.c src/syzygy/*.c src/tools/*.c)
+SRC     := $(wildcard src/*.c src/eval/*.c src/syzygy/*.c $(if $(WINDOWS),,src/tools/*.c))
 BUILD   ?= build/release
 OBJ     := $(SRC:src/%.c=$(BUILD)/%.o)
 LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
-.PHONY: FORCE all test tests sanitize debug perft-full clean check-fathom ci release fuzz fuzz-build fuzz-bins
+.PHONY: FORCE all test tests sanitize debug perft-full clean check-fathom ci release cross-check fuzz fuzz-build fuzz-bins
 
 all: $(EXE)
 
-# Fathom (Debian's libfathom-dev) is linked, never copied in.
+# Fathom (Debian's libfathom-dev) is linked, never copied in; portable
+# builds compile Debian's source of it (FATHOM_SRC), fetched outside git.
 check-fathom:
+ifneq ($(FATHOM_SRC),)
+	@test -f '$(FATHOM_SRC)/tbprobe.c' || { \
+	  echo "error: no tbprobe.c in FATHOM_SRC=$(FATHOM_SRC); fetch Debian's source: scripts/fathom-source" >&2; exit 1; }
+else
 	@echo '#include <tbprobe.h>' | $(CC) -E -x c - >/dev/null 2>&1 || { \
 	  echo "error: Fathom not found (tbprobe.h). Install it: apt-get install libfathom-dev" >&2; exit 1; }
+endif
 
-$(EXE): $(OBJ) | check-fathom
+$(EXE): $(OBJ) $(FATHOM_OBJ) | check-fathom
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# Fathom from source, with the flags of Debian's own build (debian/rules:
+# no locks, no hardware popcount); its code is not held to Hexe's warnings.
+ifneq ($(FATHOM_SRC),)
+$(FATHOM_OBJ): $(FATHOM_SRC)/tbprobe.c | check-fathom
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -std=gnu99 -w -DTB_NO_THREADS -DTB_NO_HW_POP_COUNT -I$(FATHOM_SRC) -c -o $@ $<
+endif
 
 $(BUILD)/%.o: src/%.c | check-fathom
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIBOBJ)
+$(BUILD)/tests/%: tests/%.c $(LIBOBJ) $(FATHOM_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Isrc -MMD -MP -o $@ $< $(LIBOBJ) $(FATHOM_OBJ) $(LDFLAGS) $(LDLIBS)
 
 # nnue.o is rebuilt when the network's path or contents change, even to an
 # older file (git mv, cp -p): the stamp holds the path and a checksum and is
@@ -89,11 +128,12 @@ sanitize:
 
 # What CI runs: warning-free gcc and clang builds, every test on the release
 # build, then every test again under AddressSanitizer + UBSan, then each
-# fuzz target for a minute.
+# fuzz target for a minute. The Windows build's compile check
+# (tests/test_cross.py) must run there, not be skipped.
 ci:
 	$(MAKE) --no-print-directory -j2 CC=clang EXE=hexe-clang BUILD=build/clang hexe-clang
-	$(MAKE) --no-print-directory -j2 CC=gcc test
-	$(MAKE) --no-print-directory -j2 CC=gcc sanitize
+	HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc test
+	HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc sanitize
 	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=60
 
 # libFuzzer targets (clang, with AddressSanitizer and UBSan): the FEN
@@ -138,10 +178,14 @@ fuzz: fuzz-build
 	done; \
 	exit $$bad
 
-# Portable binaries for each x86-64 level in dist/, their SHA256SUMS, and a
-# short self-check game by each one the CPU can run (scripts/release).
+# The release archives (Windows and static Linux) in dist/ with SHA256SUMS,
+# each build checked by playing (scripts/release, docs/release.md).
 release:
 	sh scripts/release
+
+# The Windows build compiles and links (what CI keeps of the release checks).
+cross-check:
+	sh scripts/cross-check
 
 perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
