@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "bench.h"
-#include "tools/datagen.h"
-#include "tools/nettrain.h"
 #include "play.h"
 #include "startup.h"
+#include "tools/datagen.h"
+#include "tools/nettrain.h"
 #include "tools/train.h"
 #include "tools/tune.h"
 #include "uci.h"
@@ -17,7 +17,8 @@ static int run(int argc, char **argv)
     /* Subcommands: `hexe bench [depth]`, `hexe play ...`, `hexe datagen ...`;
      * without one, the UCI loop reads standard input. */
     if (argc > 1 && !strcmp(argv[1], "bench")) {
-        bench_run(argc > 2 ? atoi(argv[2]) : 0, 1);
+        EvalChoice eval = eval_default();
+        bench_run(argc > 2 ? atoi(argv[2]) : 0, 1, &eval);
         return 0;
     }
     if (argc > 1 && !strcmp(argv[1], "play"))

@@ -106,7 +106,7 @@ static int cached_eval(Thread *t, const Position *pos)
     uint64_t hi = pos->key & ~(uint64_t)0xFFFF;
     if (*e && (*e & ~(uint64_t)0xFFFF) == hi)
         return (int16_t)(*e & 0xFFFF);
-    int s = evaluate(pos);
+    int s = evaluate(t->eval, pos);
     if (s >= INT16_MIN && s <= INT16_MAX)
         *e = hi | (uint16_t)s;
     return s;
@@ -175,7 +175,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         return 0;
     bool check = in_check(pos);
     if (ply >= MAX_PLY - 1)
-        return check ? 0 : evaluate(pos);
+        return check ? 0 : evaluate(t->eval, pos);
 
     bool pv = beta - alpha > 1;
     TTHit hit = {0};
@@ -265,7 +265,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         if (is_draw(pos))
             return 0;
         if (ply >= MAX_PLY - 1)
-            return in_check(pos) ? 0 : evaluate(pos);
+            return in_check(pos) ? 0 : evaluate(t->eval, pos);
         int mated = -MATE + ply;
         if (alpha < mated)
             alpha = mated;

@@ -633,7 +633,7 @@ int datagen_main(int argc, char **argv)
         fprintf(stderr, "datagen: --pgn writes text only (a PGN has no search scores)\n");
         return 2;
     }
-    if (a.eval && !eval_select(a.eval)) {
+    if (a.eval && !eval_choose(&a.params.eval, a.eval)) {
         fprintf(stderr, "datagen: no evaluator named '%s'\n", a.eval);
         return 2;
     }

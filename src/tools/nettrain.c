@@ -48,6 +48,12 @@ static int load(Set *d, const char *path, int max)
     char line[512], err[160];
     Position pos;
     memset(&pos, 0, sizeof pos);
+    EvalContext *ctx = eval_context_new(); /* the hexe evaluator's caches */
+    if (!ctx || !eval_choose(&ctx->use, "hexe")) {
+        eval_context_free(ctx);
+        fclose(fp);
+        return -1;
+    }
     while (fgets(line, sizeof line, fp) && (!max || d->n < max)) {
         char *bar = strchr(line, '|');
         if (!bar)
@@ -56,7 +62,7 @@ static int load(Set *d, const char *path, int max)
         bool corrected;
         if (!pos_set_fen(&pos, line, err, sizeof err))
             continue;
-        int hce = hexe_base_eval(&pos, &corrected);
+        int hce = hexe_base_eval(ctx, &pos, &corrected);
         if (!corrected)
             continue;
         if (d->n == cap) {
@@ -85,11 +91,12 @@ static int load(Set *d, const char *path, int max)
         double r = atof(bar + 1);
         d->y[i] = (float)(stm == WHITE ? r : 1 - r);
         d->hce[i] = (float)hce;
-        d->full[i] = (float)(hce + net_correction(&pos));
+        d->full[i] = (float)evaluate(ctx, &pos); /* hce plus the correction */
         d->n++;
     }
     fclose(fp);
     pos_free(&pos);
+    eval_context_free(ctx);
     return d->n;
 }
 

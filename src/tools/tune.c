@@ -49,9 +49,12 @@ static int usage(void)
     return 2;
 }
 
+/* The hexe evaluator with the tuner's own caches (tune_main). */
+static EvalContext *ctx;
+
 static double white_eval(const Position *pos)
 {
-    int s = evaluate(pos);
+    int s = evaluate(ctx, pos);
     return pos->side == WHITE ? s : -s;
 }
 
@@ -238,18 +241,22 @@ int tune_main(int argc, char **argv)
     }
     if (!data)
         return usage();
-    if (!eval_select("hexe")) {
-        fprintf(stderr, "tune: the hexe evaluator is missing\n");
+    ctx = eval_context_new();
+    if (!ctx || !eval_choose(&ctx->use, "hexe")) {
+        fprintf(stderr, "tune: %s\n", ctx ? "the hexe evaluator is missing" : "out of memory");
+        eval_context_free(ctx);
         return 1;
     }
     Data d = {0}, hold = {0};
     if (load(&d, data, max) <= 0) {
         fprintf(stderr, "tune: no positions read from %s\n", data);
+        eval_context_free(ctx);
         return 1;
     }
     if (validate && load(&hold, validate, 0) <= 0) {
         fprintf(stderr, "tune: no positions read from %s\n", validate);
         free_data(&d);
+        eval_context_free(ctx);
         return 1;
     }
     d.base = malloc((size_t)d.n * sizeof *d.base);
@@ -352,5 +359,6 @@ int tune_main(int argc, char **argv)
     free_data(&d);
     free_data(&hold);
     free(de), free(best), free(w), free(m), free(v), free(g), free(ncoef), free(frozen);
+    eval_context_free(ctx);
     return 0;
 }
