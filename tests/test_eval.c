@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "check.h"
+#include "epd.h"
 #include "eval.h"
 #include "eval/bits.h"
 #include "eval/evaluators.h"
@@ -105,25 +106,10 @@ static void mirror_fen(const char *fen, char *out)
 /* The positions of every EPD in tests/data/perft and all their children. */
 static void load_positions(void)
 {
-    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
-    const char *files[] = {"perft/standard.epd", "perft/random.epd"};
-    for (int k = 0; k < 2; k++) {
-        char path[512], line[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
-        FILE *f = fopen(path, "r");
-        CHECK(f != NULL, "cannot open %s", path);
-        if (!f)
-            continue;
-        while (fgets(line, sizeof line, f) && nfens < MAX_FENS) {
-            if (line[0] == '#' || line[0] == '\n')
-                continue;
-            char *semi = strchr(line, ';');
-            if (semi)
-                *semi = '\0';
-            fens[nfens++] = dup_string(line);
-        }
-        fclose(f);
-    }
+    EpdSuite suite = epd_read_suites();
+    for (int i = 0; i < suite.count && nfens < MAX_FENS; i++)
+        fens[nfens++] = dup_string(suite.pos[i].fen);
+    epd_free(&suite);
     nbase = nfens;
     Position pos = {0};
     for (int i = 0; i < nbase; i++) {

@@ -149,7 +149,7 @@ void hexe_params_write_inc(FILE *out)
     fprintf(out, "/* hexe_defaults.inc - the weights of the `hexe` evaluator: the body of a\n"
                  " * HexeWeights initializer (see hexe.h), included by hexe_weights.c.\n"
                  " * S(mg, eg) is a middlegame/endgame pair in centipawns.\n"
-                 " * Written by `hexe tune` (src/tune.c): fitted to positions of Hexe's\n"
+                 " * Written by `hexe tune` (src/tools/tune.c): fitted to positions of Hexe's\n"
                  " * self-play games and the targets docs/tuning.md names,\n"
                  " * starting from hand-set weights whose piece-square tables began as\n"
                  " * Michniewski's Simplified Evaluation Function tables. docs/tuning.md says\n"
