@@ -8,10 +8,18 @@
 #   make fuzz            libFuzzer targets (tests/fuzz/), each for FUZZ_SECONDS (60)
 #   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests, fuzzing
 #   make release         portable binaries for x86-64 (v1-v4) in dist/, with SHA256SUMS
+#   make TUNE=1          the tuning build ./hexe-tune (build/tune): the search parameters of
+#                        src/tunables.h as UCI options, for scripts/spsa
 #
 # The version (`id name Hexe <version>`) is the one line of the VERSION file.
 # Optional test data: HEXE_TEST_DATA (see tests/run.sh; default ../shared).
 
+# The tuning build: its own binary and objects, the parameters as variables.
+ifeq ($(TUNE),1)
+  EXE   ?= hexe-tune
+  BUILD ?= build/tune
+  TUNEFLAGS := -DHEXE_TUNE
+endif
 EXE     ?= hexe
 CC      ?= cc
 ARCH    ?= native
@@ -30,7 +38,7 @@ HEXE_VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 # EVALFILE= (OpenBench's name) sets it too.
 NNUE_FILE ?= $(or $(EVALFILE),nets/hexe.nnue)
 ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) -pthread \
-             -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
+             -DHEXE_NNUE_FILE='"$(NNUE_FILE)"' $(TUNEFLAGS)
 LDLIBS  += -lfathom -lm -pthread
 
 SRC     := $(wildcard src/*.c src/eval/*.c src/syzygy/*.c src/tools/*.c)
@@ -147,4 +155,4 @@ perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
 
 clean:
-	rm -rf build hexe hexe-debug hexe-san hexe-clang tests/out dist
+	rm -rf build hexe hexe-debug hexe-san hexe-clang hexe-tune tests/out dist

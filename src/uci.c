@@ -16,9 +16,11 @@
 #include "fen.h"
 #include "movegen.h"
 #include "output.h"
+#include "search.h"
 #include "syzygy/probe.h"
 #include "syzygy/setup.h"
 #include "tt.h"
+#include "tunables.h"
 
 static Position root_pos;
 /* The options: those the search takes at every go, and the front end's own. */
@@ -218,7 +220,15 @@ static bool set_eval(const char *v, char *msg, size_t n)
     return eval_changed(v, msg, n);
 }
 
-#define MAX_OPTIONS 64
+/* A tuning build's search parameter: the LMR table is made from two of them. */
+static bool tunable_changed(const char *v, char *msg, size_t n)
+{
+    (void)v, (void)msg, (void)n;
+    search_init_tables();
+    return true;
+}
+
+#define MAX_OPTIONS 96
 static Option options[MAX_OPTIONS];
 static int noptions;
 
@@ -293,6 +303,11 @@ static void init_options(void)
         EvalParam *p = eval_param(i);
         add_int(p->name, p->value, p->min, p->max);
         options[noptions - 1].apply = eval_changed;
+    }
+    for (int i = 0; i < tunable_count(); i++) { /* none in a release build */
+        Tunable *p = tunable(i);
+        add_int(p->name, p->value, p->min, p->max);
+        options[noptions - 1].apply = tunable_changed;
     }
 }
 
