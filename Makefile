@@ -97,11 +97,14 @@ sanitize:
 
 # What CI runs: warning-free gcc and clang builds, every test on the release
 # build, then every test again under AddressSanitizer + UBSan, then each
-# fuzz target for a minute.
+# fuzz target for a minute. The tuning build is built once, at -O1 in its own
+# folder, for tests/test_tune_build.py (HEXE_TUNE).
+TUNE_CI := build/tune-ci/hexe-tune
 ci:
 	$(MAKE) --no-print-directory -j2 CC=clang EXE=hexe-clang BUILD=build/clang hexe-clang
-	$(MAKE) --no-print-directory -j2 CC=gcc test
-	$(MAKE) --no-print-directory -j2 CC=gcc sanitize
+	$(MAKE) --no-print-directory -j2 CC=gcc TUNE=1 OPT=-O1 EXE=$(TUNE_CI) BUILD=build/tune-ci $(TUNE_CI)
+	HEXE_TUNE=$(TUNE_CI) $(MAKE) --no-print-directory -j2 CC=gcc test
+	HEXE_TUNE=$(TUNE_CI) $(MAKE) --no-print-directory -j2 CC=gcc sanitize
 	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=60
 
 # libFuzzer targets (clang, with AddressSanitizer and UBSan): the FEN
