@@ -9,6 +9,8 @@
 #   make ci              what CI runs: gcc + clang builds, tests, sanitizer tests, fuzzing
 #   make release         the release archives in dist/: Windows and static Linux, checked (docs/release.md)
 #   make cross-check     the Windows build compiles (MinGW-w64 and Fathom's source; no Wine needed)
+#   make TUNE=1          the tuning build ./hexe-tune (build/tune): the search parameters of
+#                        src/tunables.h as UCI options, for scripts/spsa
 #
 # The version (`id name Hexe <version>`) is the one line of the VERSION file.
 # Optional test data: HEXE_TEST_DATA (see tests/run.sh; default ../shared).
@@ -20,6 +22,12 @@
 #   CC=x86_64-w64-mingw32-gcc-posix FATHOM_SRC=dir
 #                        a Windows hexe.exe (MinGW-w64), static, without the training tools
 
+# The tuning build: its own binary and objects, the parameters as variables.
+ifeq ($(TUNE),1)
+  EXE   ?= hexe-tune
+  BUILD ?= build/tune
+  TUNEFLAGS := -DHEXE_TUNE
+endif
 CC      ?= cc
 WINDOWS := $(if $(findstring mingw,$(shell $(CC) -dumpmachine 2>/dev/null)),1,)
 EXE     ?= hexe$(if $(WINDOWS),.exe,)
@@ -39,7 +47,7 @@ HEXE_VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 # EVALFILE= (OpenBench's name) sets it too.
 NNUE_FILE ?= $(or $(EVALFILE),nets/hexe.nnue)
 ALL_CFLAGS = $(CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) -pthread \
-             -DHEXE_NNUE_FILE='"$(NNUE_FILE)"'
+             -DHEXE_NNUE_FILE='"$(NNUE_FILE)"' $(TUNEFLAGS)
 ifneq ($(FATHOM_SRC),)
   ALL_CFLAGS += -I$(FATHOM_SRC)
   FATHOM_OBJ = $(BUILD)/fathom/tbprobe.o
@@ -128,12 +136,15 @@ sanitize:
 
 # What CI runs: warning-free gcc and clang builds, every test on the release
 # build, then every test again under AddressSanitizer + UBSan, then each
-# fuzz target for a minute. The Windows build's compile check
-# (tests/test_cross.py) must run there, not be skipped.
+# fuzz target for a minute. The tuning build is built once, at -O1 in its own
+# folder, for tests/test_tune_build.py (HEXE_TUNE). The Windows build's
+# compile check (tests/test_cross.py) must run there, not be skipped.
+TUNE_CI := build/tune-ci/hexe-tune
 ci:
 	$(MAKE) --no-print-directory -j2 CC=clang EXE=hexe-clang BUILD=build/clang hexe-clang
-	HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc test
-	HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc sanitize
+	$(MAKE) --no-print-directory -j2 CC=gcc TUNE=1 OPT=-O1 EXE=$(TUNE_CI) BUILD=build/tune-ci $(TUNE_CI)
+	HEXE_TUNE=$(TUNE_CI) HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc test
+	HEXE_TUNE=$(TUNE_CI) HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc sanitize
 	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=60
 
 # libFuzzer targets (clang, with AddressSanitizer and UBSan): the FEN
@@ -191,4 +202,4 @@ perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
 
 clean:
-	rm -rf build hexe hexe-debug hexe-san hexe-clang tests/out dist
+	rm -rf build hexe hexe-debug hexe-san hexe-clang hexe-tune tests/out dist

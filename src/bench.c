@@ -67,15 +67,17 @@ static const char *const bench_fens[] = {
 };
 #define NBENCH ((int)(sizeof bench_fens / sizeof bench_fens[0]))
 
-void bench_run(int depth, int threads)
+void bench_run(int depth, int threads, const EvalChoice *eval)
 {
     if (depth <= 0)
         depth = BENCH_DEPTH;
     size_t old_mb = tt_size_mb();
     /* bench's own parameters: full strength, one PV, no tablebases (the same
-     * count with or without tables), whatever the options say. */
+     * count with or without tables), whatever the options say; only the
+     * evaluator is the caller's. */
     SearchParams params = search_params_default();
     params.tb.probe_limit = 0;
+    params.eval = *eval;
     tt_resize(16, 1);
     uint64_t total = 0;
     int64_t us = 0; /* search time only: clearing the hash is not searching */

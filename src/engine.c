@@ -59,6 +59,7 @@ static void init_thread_root(Thread *t, const Position *root)
 {
     SearchState *ss = &search_state;
     pos_copy(&t->pos, root);
+    eval_context_use(t->eval, &ss->params.eval);
     atomic_store(&t->nodes, 0);
     atomic_store(&t->tbhits, 0);
     t->completed_depth = 0;

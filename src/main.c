@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "bench.h"
 #include "play.h"
 #include "startup.h"
@@ -19,7 +20,14 @@ static int run(int argc, char **argv)
     /* Subcommands: `hexe bench [depth]`, `hexe play ...`, `hexe datagen ...`;
      * without one, the UCI loop reads standard input. */
     if (argc > 1 && !strcmp(argv[1], "bench")) {
-        bench_run(argc > 2 ? atoi(argv[2]) : 0, 1);
+        char *end = NULL;
+        long depth = argc > 2 ? strtol(argv[2], &end, 10) : 0;
+        if (argc > 3 || (end && (*end || end == argv[2] || depth < 1 || depth > 64))) {
+            args_error("bench", "usage: hexe bench [depth 1-64], not '%s'", argv[2]);
+            return 2;
+        }
+        EvalChoice eval = eval_default();
+        bench_run((int)depth, 1, &eval);
         return 0;
     }
     if (argc > 1 && !strcmp(argv[1], "play"))

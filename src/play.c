@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "engine.h"
 #include "fen.h"
 #include "movegen.h"
@@ -536,90 +537,44 @@ static Outcome play_game(Game *g, const Settings *s)
 
 /* ---------------------------------------------------------------- options */
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: hexe play [--white|--black] [--level N] [--time S] [--pgn FILE] [--fen FEN]\n"
-            "  --white      you play White (the default)\n"
-            "  --black      you play Black\n"
-            "  --level N    Hexe's strength, 0 (weakest) to 20 (full strength, the default)\n"
-            "  --time S     Hexe's thinking time per move in seconds (default 2)\n"
-            "  --pgn FILE   append the games to FILE (default " DEFAULT_PGN ")\n"
-            "  --fen FEN    start from this position instead of the usual one\n"
-            "  --help       this text\n"
-            "Moves are typed in SAN (Nf3, exd5, O-O) or coordinates (g1f3); type help in a game.\n");
-}
+static const char usage[] =
+    "usage: hexe play [--white|--black] [--level N] [--time S] [--pgn FILE] [--fen FEN]\n"
+    "  --white      you play White (the default)\n"
+    "  --black      you play Black\n"
+    "  --level N    Hexe's strength, 0 (weakest) to 20 (full strength, the default)\n"
+    "  --time S     Hexe's thinking time per move in seconds (default 2)\n"
+    "  --pgn FILE   append the games to FILE (default " DEFAULT_PGN ")\n"
+    "  --fen FEN    start from this position instead of the usual one\n"
+    "  --help       this text\n"
+    "Moves are typed in SAN (Nf3, exd5, O-O) or coordinates (g1f3); type help in a game.\n";
 
-/* The value of --name V or --name=V at argv[*i], or NULL if argv[*i] is not --name. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n))
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n])
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int bad_option(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "hexe play: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n");
-    usage(stderr);
-    return 2;
-}
-
+/* The settings from the command line; -1 to play, else the exit code. */
 static int parse_options(int argc, char **argv, Settings *s)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        bool missing = false;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--white")) {
-            s->person = WHITE;
-        } else if (!strcmp(argv[i], "--black")) {
-            s->person = BLACK;
-        } else if ((v = option_value(argc, argv, &i, "--level", &missing))) {
-            char *end;
-            long l = strtol(v, &end, 10);
-            if (!*v || *end || l < 0 || l > 20)
-                return bad_option("--level wants a whole number from 0 to 20, not '%s'", v);
-            s->level = (int)l;
-        } else if ((v = option_value(argc, argv, &i, "--time", &missing))) {
-            char *end;
-            double t = strtod(v, &end);
-            if (!*v || *end || !(t > 0) || t > 86400)
-                return bad_option("--time wants a number of seconds above 0, not '%s'", v);
-            s->seconds = t;
-        } else if ((v = option_value(argc, argv, &i, "--pgn", &missing))) {
-            if (!*v)
-                return bad_option("--pgn wants a file name%s", "");
-            s->pgn = v;
-        } else if ((v = option_value(argc, argv, &i, "--fen", &missing))) {
-            Position p = {0};
-            char err[160];
-            bool ok = pos_set_fen(&p, v, err, sizeof err);
-            pos_free(&p);
-            if (!ok) {
-                fprintf(stderr, "hexe play: bad FEN '%s': %s\n", v, err);
-                return 2;
-            }
-            s->fen = v;
-        } else if (missing) {
-            return bad_option("%s wants a value", argv[i]);
-        } else {
-            return bad_option("unknown option '%s'", argv[i]);
-        }
+    bool white = false, black = false;
+    const ArgSpec specs[] = {
+        ARG_SPEC_FLAG("--white", &white),
+        ARG_SPEC_FLAG("--black", &black),
+        ARG_SPEC_INT("--level", &s->level, 0, 20),
+        ARG_SPEC_DOUBLE("--time", &s->seconds, 0.001, 86400),
+        ARG_SPEC_STRING("--pgn", &s->pgn),
+        ARG_SPEC_STRING("--fen", &s->fen),
+    };
+    ArgsResult r = args_parse("play", argc, argv, specs, ARG_SPECS(specs));
+    if (r == ARGS_OK && white && black)
+        r = args_error("play", "--white and --black do not go together");
+    if (r == ARGS_OK && !*s->pgn)
+        r = args_error("play", "--pgn needs a file name");
+    if (r == ARGS_OK && s->fen) {
+        Position p = {0};
+        char err[160];
+        if (!pos_set_fen(&p, s->fen, err, sizeof err))
+            r = args_error("play", "bad FEN '%s': %s", s->fen, err);
+        pos_free(&p);
     }
+    if (r != ARGS_OK)
+        return args_finish(r, usage);
+    s->person = black ? BLACK : WHITE;
     return -1;
 }
 

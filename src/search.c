@@ -15,16 +15,18 @@
 #include "strength.h"
 #include "output.h"
 #include "tt.h"
+#include "tunables.h"
 #include "wdl.h"
 
-/* Late move reductions by depth and move number: 0.75 + ln(depth) ln(moves) / 2.25. */
+/* Late move reductions by depth and move number: 0.75 + ln(depth) ln(moves) / 2.25
+ * (LMR_BASE, LMR_DIV: recomputed when the tuning build changes them). */
 static int lmr_table[64][64];
 
 void search_init_tables(void)
 {
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++)
-            lmr_table[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+            lmr_table[d][m] = (int)(LMR_BASE / 100.0 + log(d) * log(m) / (LMR_DIV / 100.0));
 }
 
 /* ---- Scores ---- */
@@ -106,7 +108,7 @@ static int cached_eval(Thread *t, const Position *pos)
     uint64_t hi = pos->key & ~(uint64_t)0xFFFF;
     if (*e && (*e & ~(uint64_t)0xFFFF) == hi)
         return (int16_t)(*e & 0xFFFF);
-    int s = evaluate(pos);
+    int s = evaluate(t->eval, pos);
     if (s >= INT16_MIN && s <= INT16_MAX)
         *e = hi | (uint16_t)s;
     return s;
@@ -157,9 +159,8 @@ static inline void update_pv(Thread *t, int ply, Move m)
 
 /* ---- Quiescence ---- */
 
-/* Delta pruning: a capture that leaves the evaluation this far below alpha
- * even after winning the victim is not tried. */
-#define DELTA_MARGIN 200
+/* Delta pruning: a capture that leaves the evaluation DELTA_MARGIN below
+ * alpha even after winning the victim is not tried. */
 
 static int qsearch(Thread *t, int alpha, int beta, int ply)
 {
@@ -175,7 +176,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         return 0;
     bool check = in_check(pos);
     if (ply >= MAX_PLY - 1)
-        return check ? 0 : evaluate(pos);
+        return check ? 0 : evaluate(t->eval, pos);
 
     bool pv = beta - alpha > 1;
     TTHit hit = {0};
@@ -265,7 +266,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         if (is_draw(pos))
             return 0;
         if (ply >= MAX_PLY - 1)
-            return in_check(pos) ? 0 : evaluate(pos);
+            return in_check(pos) ? 0 : evaluate(t->eval, pos);
         int mated = -MATE + ply;
         if (alpha < mated)
             alpha = mated;
@@ -332,7 +333,6 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
          * Never with a mate or tablebase guess: it may come from a TT entry
          * of any depth, and returning it would graft that entry's mate
          * distance here unchecked. */
-        enum { RFP_DEPTH = 8, RFP_MARGIN = 75 };
         if (depth <= RFP_DEPTH && guess - RFP_MARGIN * (depth - improving) >= beta && abs(beta) < TB_WIN_BOUND &&
             abs(guess) < TB_WIN_BOUND)
             return guess;
@@ -342,7 +342,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         if (depth >= NMP_DEPTH && !excluded && guess >= beta && eval >= beta && has_non_pawn_material(pos, pos->side) &&
             ply > 0 && t->stack[ply - 1].move != MOVE_NULL && abs(beta) < TB_WIN_BOUND) {
             /* The reduction grows with depth and with the margin over beta. */
-            enum { NMP_BASE = 3, NMP_DEPTH_DIV = 4, NMP_MARGIN_DIV = 200, NMP_MARGIN_MAX = 3 };
+            enum { NMP_MARGIN_MAX = 3 };
             int over = (guess - beta) / NMP_MARGIN_DIV;
             int r = NMP_BASE + depth / NMP_DEPTH_DIV + (over < NMP_MARGIN_MAX ? over : NMP_MARGIN_MAX);
             play_null(t, ply);
@@ -396,13 +396,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
          * being mated: late quiet moves (move-count pruning), quiet moves with
          * a bad history, quiet moves that cannot lift the evaluation to alpha
          * (futility), and moves that lose too much material (SEE). */
-        enum {
-            LMP_DEPTH = 6, LMP_BASE = 3,
-            HIST_PRUNE_DEPTH = 4, HIST_PRUNE_MARGIN = 3000,
-            FUT_DEPTH = 7, FUT_BASE = 100, FUT_MARGIN = 90,
-            SEE_QUIET_DEPTH = 7, SEE_QUIET_MARGIN = 40,
-            SEE_NOISY_DEPTH = 6, SEE_NOISY_MARGIN = 90,
-        };
+        enum { HIST_PRUNE_DEPTH = 4, SEE_QUIET_DEPTH = 7, SEE_NOISY_DEPTH = 6 };
         if (!root && best > -TB_WIN_BOUND && has_non_pawn_material(pos, pos->side)) {
             if (quiet) {
                 if (depth <= LMP_DEPTH && tried.nquiets >= (LMP_BASE + depth * depth) / (2 - improving)) {
@@ -431,7 +425,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
          * every other move falls well short of its score; when even without
          * it the node fails high, it is cut at once (multi-cut). */
         int extension = 0;
-        enum { SE_DEPTH = 8, SE_TT_DEPTH = 3, SE_MARGIN = 2, SE_DOUBLE_MARGIN = 25, SE_DOUBLE_MAX = 6 };
+        enum { SE_TT_DEPTH = 3, SE_DOUBLE_MAX = 6 };
         if (!root && m == ttm && !excluded && depth >= SE_DEPTH && hit.depth >= depth - SE_TT_DEPTH &&
             hit.bound != BOUND_UPPER && abs(ttscore) < TB_WIN_BOUND && ply < 2 * t->root_depth) {
             int sbeta = ttscore - SE_MARGIN * depth;
@@ -481,7 +475,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                 r += !improving;
                 r -= gives_check;
                 if (quiet)
-                    r -= scores[i] >= SCORE_COUNTER ? 1 : scores[i] / 10000;
+                    r -= scores[i] >= SCORE_COUNTER ? 1 : scores[i] / LMR_HIST_DIV;
                 if (r < 0)
                     r = 0;
                 if (r > new_depth - 1)
@@ -613,7 +607,7 @@ void search_iterate(Thread *t)
         for (t->pv_idx = 0; t->pv_idx < multipv; t->pv_idx++) {
             t->seldepth = 0;
             int prev = t->root[t->pv_idx].prev_score;
-            enum { ASP_DEPTH = 5, ASP_DELTA = 20 };
+            enum { ASP_DEPTH = 5 };
             int delta = ASP_DELTA, alpha = -INF, beta = INF;
             if (depth >= ASP_DEPTH && abs(prev) < TB_WIN_BOUND) {
                 alpha = prev - delta > -INF ? prev - delta : -INF;

@@ -20,5 +20,6 @@ SearchParams search_params_default(void)
         .skill = 20,
         .elo = 3000,
         .tb = tb_params_default(),
+        .eval = eval_default(),
     };
 }

@@ -5,6 +5,7 @@
 #ifndef HEXE_SEARCHLIMITS_H
 #define HEXE_SEARCHLIMITS_H
 
+#include "eval.h"
 #include "syzygy/probe.h"
 
 /* Scores: centipawns from the side to move's view. Mate in n plies from the
@@ -48,10 +49,12 @@ typedef struct {
     bool limit_strength;
     int elo;           /* UCI_Elo, with limit_strength */
     int skill;         /* 0..20; 20 is full strength */
-    TbParams tb;       /* the Syzygy probe limits (tb.h) */
+    TbParams tb;       /* the Syzygy probe limits (syzygy/probe.h) */
+    EvalChoice eval;   /* the evaluator and its network (eval.h) */
 } SearchParams;
 
-/* Full strength, one thread, one PV, the default tablebase limits. */
+/* Full strength, one thread, one PV, the default tablebase limits and
+ * evaluator. */
 SearchParams search_params_default(void);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "tunables.h"
+
 int64_t now_us(void)
 {
     struct timespec ts;
@@ -37,9 +39,9 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
     if (left < 1)
         left = 1;
 
-    /* Sudden death: plan as if 25 moves remained (30 left 0.7 s of a 5 s
-     * clock unused at the end of a typical game; CHANGELOG.md, 0.4). */
-    int mtg = lim->movestogo > 0 ? lim->movestogo : 25;
+    /* Sudden death: plan as if TM_MOVES (25) moves remained (30 left 0.7 s
+     * of a 5 s clock unused at the end of a typical game; CHANGELOG.md, 0.4). */
+    int mtg = lim->movestogo > 0 ? lim->movestogo : TM_MOVES;
     if (mtg > 50)
         mtg = 50;
 
@@ -49,7 +51,7 @@ TimePlan time_plan(const Limits *lim, int side, int move_overhead)
         soft = left / 2;
         hard = left * 3 / 4;
     } else {
-        soft = left / mtg + inc * 3 / 4;
+        soft = left / mtg + inc * TM_INC / 100;
         hard = soft * 4;
         int64_t cap = lim->movestogo > 0 ? left * 2 / 5 : left / 3;
         if (hard > cap)
@@ -69,14 +71,16 @@ bool time_soft_over(const TimePlan *p, int64_t elapsed, const Iteration *it)
     if (it->nroot == 1 && it->depth >= 4)
         return true; /* a forced move: answer quickly */
     /* Less time when the best move has stayed the same and takes most of the
-     * effort, more when it changes or has rivals. */
-    double scale = 1.3 - 0.1 * (it->stable < 6 ? it->stable : 6);
-    double node_scale = (1.5 - it->best_share) * 1.35;
+     * effort, more when it changes or has rivals (the TM_ scales are in
+     * hundredths: 1.3 - 0.1 a stable iteration, (1.5 - share) * 1.35). */
+    double scale = TM_STABLE_BASE / 100.0 - TM_STABLE_STEP / 100.0 * (it->stable < 6 ? it->stable : 6);
+    double node_scale = (TM_NODE_BASE / 100.0 - it->best_share) * (TM_NODE_MUL / 100.0);
     scale *= node_scale < 1.5 ? node_scale : 1.5;
     /* More time when the score has just fallen. */
     if (it->prev_score != -INF && abs(it->score) < TB_WIN_BOUND) {
         int fall = it->prev_score - it->score;
-        scale *= 1.0 + (fall <= 0 ? 0.0 : fall >= 100 ? 0.5 : fall / 200.0);
+        double more = fall <= 0 ? 0.0 : fall / (double)TM_FALL_DIV;
+        scale *= 1.0 + (more < 0.5 ? more : 0.5);
     }
     return elapsed >= (int64_t)(p->soft * scale);
 }

@@ -16,13 +16,17 @@
 #include "fen.h"
 #include "movegen.h"
 #include "output.h"
+#include "search.h"
 #include "syzygy/probe.h"
 #include "syzygy/setup.h"
 #include "tt.h"
+#include "tunables.h"
 
 static Position root_pos;
 /* The options: those the search takes at every go, and the front end's own. */
 static SearchParams params;
+static Network *loaded_net; /* EvalFile's network while one is loaded (params.eval.net) */
+static EvalContext *trace_ctx; /* the `eval` command's evaluator caches */
 static BookPolicy book_policy;
 static bool ponder_option, analyse_mode, chess960;
 
@@ -187,26 +191,46 @@ static bool eval_changed(const char *v, char *msg, size_t n)
  * the network in use as it was. */
 static bool set_eval_file(const char *v, char *msg, size_t n)
 {
+    const Network *net = nnue_embedded(), *before = params.eval.net;
+    Network *next = NULL;
     char err[256];
-    if (!nnue_use(v, err, sizeof err)) {
-        snprintf(msg, n, "EvalFile not loaded: %s; the network stays %s", err, nnue_net_name);
+    if (strcmp(v, "") && strcmp(v, "<internal>") && !(next = nnue_load(v, err, sizeof err))) {
+        snprintf(msg, n, "EvalFile not loaded: %s; the network stays %s", err, before ? before->name : "none");
         return false;
     }
-    snprintf(msg, n, "EvalFile %s: %d hidden units, %d output bucket%s", nnue_net_name, nnue_net->hidden,
-             nnue_net->buckets, nnue_net->buckets > 1 ? "s" : "");
+    if (next)
+        net = next;
+    else if (!net) {
+        snprintf(msg, n, "EvalFile not loaded: this build has no usable embedded network; the network stays %s",
+                 before ? before->name : "none");
+        return false;
+    }
+    params.eval.net = net;
+    nnue_unload(loaded_net); /* no search runs: nothing evaluates with it */
+    loaded_net = next;
+    snprintf(msg, n, "EvalFile %s: %d hidden units, %d output bucket%s", net->name, net->hidden, net->buckets,
+             net->buckets > 1 ? "s" : "");
     return eval_changed(v, msg, n);
 }
 
 static bool set_eval(const char *v, char *msg, size_t n)
 {
-    if (!eval_select(v)) {
+    if (!eval_choose(&params.eval, v)) {
         snprintf(msg, n, "no usable evaluator named '%s'", v);
         return false;
     }
     return eval_changed(v, msg, n);
 }
 
-#define MAX_OPTIONS 64
+/* A tuning build's search parameter: the LMR table is made from two of them. */
+static bool tunable_changed(const char *v, char *msg, size_t n)
+{
+    (void)v, (void)msg, (void)n;
+    search_init_tables();
+    return true;
+}
+
+#define MAX_OPTIONS 96
 static Option options[MAX_OPTIONS];
 static int noptions;
 
@@ -273,7 +297,7 @@ static void init_options(void)
     add_int("SyzygyProbeLimit", &so->tb.probe_limit, 0, 7);
     options[noptions - 1].apply = set_syzygy_limit;
 
-    Option *ev = add_option("Evaluation", OPT_COMBO, eval_current->name, 0, 0, set_eval);
+    Option *ev = add_option("Evaluation", OPT_COMBO, params.eval.evaluator->name, 0, 0, set_eval);
     for (int i = 0; i < eval_count() && i < 15; i++)
         ev->vars[i] = eval_get(i)->name;
     add_option("EvalFile", OPT_STRING, "<internal>", 0, 0, set_eval_file);
@@ -281,6 +305,11 @@ static void init_options(void)
         EvalParam *p = eval_param(i);
         add_int(p->name, p->value, p->min, p->max);
         options[noptions - 1].apply = eval_changed;
+    }
+    for (int i = 0; i < tunable_count(); i++) { /* none in a release build */
+        Tunable *p = tunable(i);
+        add_int(p->name, p->value, p->min, p->max);
+        options[noptions - 1].apply = tunable_changed;
     }
 }
 
@@ -636,13 +665,16 @@ bool uci_command(char *line)
     } else if (!strcmp(tok[0], "eval")) {
         if (engine_running())
             send_line("info string eval refused while a search is running");
-        else
-            eval_current->trace(&root_pos, stdout);
+        else if (trace_ctx || (trace_ctx = eval_context_new())) {
+            eval_context_use(trace_ctx, &params.eval);
+            params.eval.evaluator->trace(trace_ctx, &root_pos, stdout);
+        } else
+            send_line("info string eval: out of memory");
     } else if (!strcmp(tok[0], "bench")) {
         if (engine_running())
             send_line("info string bench refused while a search is running");
         else
-            bench_run(n > 1 ? atoi(tok[1]) : 0, params.threads);
+            bench_run(n > 1 ? atoi(tok[1]) : 0, params.threads, &params.eval);
     } else if (!strcmp(tok[0], "quit")) {
         go_on = false;
     } else {
@@ -662,6 +694,8 @@ void uci_loop(FILE *in)
         if (!go_on)
             break;
     }
-    engine_stop(); /* the resources are main()'s to free */
+    engine_stop(); /* the search's resources are main()'s to free */
     pos_free(&root_pos);
+    eval_context_free(trace_ctx);
+    trace_ctx = NULL;
 }

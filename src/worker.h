@@ -58,6 +58,7 @@ typedef struct Thread {
     int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
     int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
     uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
+    EvalContext *eval; /* the evaluator this search uses, with the thread's own accumulators and caches */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
 } Thread;
@@ -97,7 +98,8 @@ uint64_t total_tbhits(void);
 
 /* The pool. pool_init names what a helper does when woken (once, before
  * anything else); pool_resize makes or ends threads (only between searches;
- * thread 0, the main thread, is run by the engine, not by the pool). */
+ * thread 0, the main thread, is run by the engine, not by the pool) and gives
+ * back to the system the memory of the threads it ends. */
 void pool_init(void (*work)(Thread *));
 void pool_resize(int n);
 void pool_release(void); /* wakes the helpers for this search (once per search) */

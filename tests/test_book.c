@@ -221,7 +221,7 @@ static void test_other_books(void)
     static const char *const first[] = {"e2e4 d2d4", "e2e4 d2d4 g1f3"};
     for (int b = 0; b < 2; b++) {
         if (access(books[b], F_OK) != 0) {
-            printf("%s: not present, skipped\n", books[b]);
+            SKIP(2, "%s: not present", books[b]);
             continue;
         }
         char err[300], text[64] = "";
@@ -250,7 +250,7 @@ static void test_other_books(void)
 static void test_make_book(void)
 {
     if (system("command -v polyglot >/dev/null 2>&1 || test -x /usr/games/polyglot") != 0) {
-        printf("make-book: skipped (polyglot is not installed)\n");
+        SKIP(4, "make-book: polyglot is not installed");
         return;
     }
     char out[300], cmd[800];

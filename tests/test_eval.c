@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "check.h"
+#include "epd.h"
 #include "eval.h"
 #include "eval/bits.h"
 #include "eval/evaluators.h"
@@ -28,6 +29,9 @@ static char *dup_string(const char *s)
     return d;
 }
 
+/* The evaluators' caches these tests evaluate with (a search thread's own). */
+static EvalContext *ctx;
+
 static char *fens[MAX_FENS];
 static int nfens, nbase, nchildren; /* EPD positions, then their children, then random games */
 
@@ -46,7 +50,7 @@ static int eval_with(const char *name, const Position *pos)
 {
     for (int i = 0; i < eval_count(); i++)
         if (!strcmp(eval_get(i)->name, name))
-            return eval_get(i)->evaluate(pos);
+            return eval_get(i)->evaluate(ctx, pos);
     printf("no evaluator %s\n", name);
     exit(1);
 }
@@ -64,7 +68,7 @@ static int base_fen(const char *fen)
 {
     Position pos = {0};
     bool corrected;
-    int v = set(&pos, fen) ? hexe_base_eval(&pos, &corrected) : -99999;
+    int v = set(&pos, fen) ? hexe_base_eval(ctx, &pos, &corrected) : -99999;
     pos_free(&pos);
     return v;
 }
@@ -102,25 +106,10 @@ static void mirror_fen(const char *fen, char *out)
 /* The positions of every EPD in tests/data/perft and all their children. */
 static void load_positions(void)
 {
-    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
-    const char *files[] = {"perft/standard.epd", "perft/random.epd"};
-    for (int k = 0; k < 2; k++) {
-        char path[512], line[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
-        FILE *f = fopen(path, "r");
-        CHECK(f != NULL, "cannot open %s", path);
-        if (!f)
-            continue;
-        while (fgets(line, sizeof line, f) && nfens < MAX_FENS) {
-            if (line[0] == '#' || line[0] == '\n')
-                continue;
-            char *semi = strchr(line, ';');
-            if (semi)
-                *semi = '\0';
-            fens[nfens++] = dup_string(line);
-        }
-        fclose(f);
-    }
+    EpdSuite suite = epd_read_suites();
+    for (int i = 0; i < suite.count && nfens < MAX_FENS; i++)
+        fens[nfens++] = dup_string(suite.pos[i].fen);
+    epd_free(&suite);
     nbase = nfens;
     Position pos = {0};
     for (int i = 0; i < nbase; i++) {
@@ -164,7 +153,10 @@ static void load_positions(void)
 
 static void test_registry(void)
 {
-    CHECK(eval_current == &eval_nnue, "default is %s", eval_current->name);
+    EvalChoice def = eval_default();
+    CHECK(def.evaluator == &eval_nnue && def.net == nnue_embedded() && def.net, "default is %s",
+          def.evaluator->name);
+    CHECK(ctx->use.evaluator == def.evaluator && ctx->use.net == def.net, "a new context takes the default");
     CHECK(eval_count() == 5, "%d evaluators", eval_count());
     const char *order[] = {"nnue", "hexe", "simplified", "classic", "material"};
     for (int i = 0; i < (int)(sizeof order / sizeof *order) && i < eval_count(); i++) {
@@ -178,16 +170,44 @@ static void test_select(void)
 {
     Position pos = {0};
     set(&pos, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-    CHECK(eval_select("material"), "select material");
-    CHECK(eval_current == &eval_material && evaluate(&pos) == 900, "material gives %d", evaluate(&pos));
-    CHECK(eval_select("SIMPLIFIED"), "select is case-blind");
-    CHECK(eval_current == &eval_simplified, "simplified selected");
-    int s = evaluate(&pos);
-    CHECK(s == eval_simplified.evaluate(&pos) && s != 900, "simplified gives %d", s);
-    CHECK(!eval_select("nosuch"), "unknown name refused");
-    CHECK(eval_current == &eval_simplified, "unknown name leaves the choice alone");
-    CHECK(eval_select("classic") && evaluate(&pos) == eval_classic.evaluate(&pos), "classic selected");
-    CHECK(eval_select("hexe") && evaluate(&pos) == eval_hexe.evaluate(&pos), "hexe selected");
+    EvalChoice c = eval_default();
+    CHECK(eval_choose(&c, "material"), "choose material");
+    eval_context_use(ctx, &c);
+    CHECK(c.evaluator == &eval_material && evaluate(ctx, &pos) == 900, "material gives %d", evaluate(ctx, &pos));
+    CHECK(eval_choose(&c, "SIMPLIFIED"), "choosing is case-blind");
+    CHECK(c.evaluator == &eval_simplified, "simplified chosen");
+    eval_context_use(ctx, &c);
+    int s = evaluate(ctx, &pos);
+    CHECK(s == eval_simplified.evaluate(ctx, &pos) && s != 900, "simplified gives %d", s);
+    CHECK(!eval_choose(&c, "nosuch"), "unknown name refused");
+    CHECK(c.evaluator == &eval_simplified, "unknown name leaves the choice alone");
+    EvalChoice none = {&eval_hexe, NULL};
+    CHECK(!eval_choose(&none, "nnue") && none.evaluator == &eval_hexe, "nnue cannot be chosen without a network");
+    CHECK(eval_choose(&c, "classic"), "classic chosen");
+    eval_context_use(ctx, &c);
+    CHECK(evaluate(ctx, &pos) == eval_classic.evaluate(ctx, &pos), "classic evaluates");
+    CHECK(eval_choose(&c, "hexe"), "hexe chosen");
+    eval_context_use(ctx, &c);
+    CHECK(evaluate(ctx, &pos) == eval_hexe.evaluate(ctx, &pos), "hexe evaluates");
+    /* Two contexts share nothing: one evaluating other positions in between
+     * leaves the other's answer as it was. */
+    EvalContext *other = eval_context_new();
+    CHECK(other != NULL, "a second context");
+    if (other) {
+        EvalChoice n = eval_default();
+        eval_context_use(other, &n);
+        eval_context_use(ctx, &n);
+        int before = evaluate(ctx, &pos);
+        for (int i = 0; i < nfens && i < 200; i++) {
+            Position q = {0};
+            if (set(&q, fens[i]))
+                evaluate(other, &q);
+            pos_free(&q);
+        }
+        CHECK(evaluate(ctx, &pos) == before, "a context is not disturbed by another");
+        eval_context_free(other);
+    }
+    eval_context_use(ctx, &(EvalChoice){&eval_hexe, nnue_embedded()});
     pos_free(&pos);
 }
 
@@ -202,11 +222,11 @@ static void test_nnue_bare_king(void)
     Position pos = {0};
     for (size_t i = 0; i < sizeof handed / sizeof *handed; i++) {
         set(&pos, handed[i]);
-        CHECK(eval_nnue.evaluate(&pos) == eval_hexe.evaluate(&pos), "nnue hands %s to hexe", handed[i]);
+        CHECK(eval_nnue.evaluate(ctx, &pos) == eval_hexe.evaluate(ctx, &pos), "nnue hands %s to hexe", handed[i]);
     }
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
         set(&pos, kept[i]);
-        CHECK(eval_nnue.evaluate(&pos) == nnue_evaluate(&pos), "nnue keeps %s", kept[i]);
+        CHECK(eval_nnue.evaluate(ctx, &pos) == nnue_evaluate(ctx->nnue, ctx->use.net, &pos), "nnue keeps %s", kept[i]);
     }
     pos_free(&pos);
 }
@@ -223,7 +243,7 @@ static void test_symmetry(void)
             continue;
         }
         for (int e = 0; e < eval_count(); e++) {
-            int va = eval_get(e)->evaluate(&a), vb = eval_get(e)->evaluate(&b);
+            int va = eval_get(e)->evaluate(ctx, &a), vb = eval_get(e)->evaluate(ctx, &b);
             if (i < nbase)
                 CHECK(va == vb, "%s: %s gives %d, mirror %s gives %d", eval_get(e)->name, fens[i], va, mfen, vb);
             else if (va != vb && bad[e]++ < 5)
@@ -243,7 +263,7 @@ static char *trace_text(const Evaluator *ev, const Position *pos)
     FILE *f = tmpfile();
     if (!f)
         return NULL;
-    ev->trace(pos, f);
+    ev->trace(ctx, pos, f);
     long n = ftell(f);
     rewind(f);
     char *s = malloc((size_t)n + 1);
@@ -316,7 +336,7 @@ static bool trace_consistent(const Evaluator *ev, const Position *pos, char *why
         }
     }
     free(text);
-    int ev_score = ev->evaluate(pos);
+    int ev_score = ev->evaluate(ctx, pos);
     if (!have_sum || !have_final) {
         snprintf(why, whylen, "trace lacks the sum or final line");
         return false;
@@ -569,10 +589,10 @@ static void test_pawn_cache(void)
     int *first = malloc(sizeof(int) * (size_t)nfens), bad = 0;
     Position pos = {0};
     for (int i = 0; i < nfens; i++)
-        first[i] = set(&pos, fens[i]) ? eval_hexe.evaluate(&pos) : 0;
+        first[i] = set(&pos, fens[i]) ? eval_hexe.evaluate(ctx, &pos) : 0;
     hexe_params_changed();
     for (int i = nfens - 1; i >= 0; i--)
-        if (set(&pos, fens[i]) && eval_hexe.evaluate(&pos) != first[i])
+        if (set(&pos, fens[i]) && eval_hexe.evaluate(ctx, &pos) != first[i])
             bad++;
     pos_free(&pos);
     free(first);
@@ -594,9 +614,9 @@ static void test_incremental_psq(void)
             bad++;
             continue;
         }
-        int inc = eval_hexe.evaluate(&pos);
+        int inc = eval_hexe.evaluate(ctx, &pos);
         hexe_params_changed();
-        int full = eval_hexe.evaluate(&pos);
+        int full = eval_hexe.evaluate(ctx, &pos);
         if (inc != full && bad++ < 3)
             printf("%s: %d from the incremental sums, %d from the board\n", fens[i], inc, full);
         n++;
@@ -610,14 +630,18 @@ static void test_incremental_psq(void)
  * correction is not nothing (the weights are in). */
 static void test_net(void)
 {
+    NetSums *sums = net_sums_new();
+    CHECK(sums != NULL, "the correction's sums");
+    if (!sums)
+        return;
     Position pos = {0};
     int bad = 0, n = 0, nonzero = 0, big = 0;
     for (int i = 0; i < nfens; i++) {
         if (!set(&pos, fens[i]))
             continue;
-        int carried = net_correction(&pos);
-        net_forget();
-        int fresh = net_correction(&pos);
+        int carried = net_correction(sums, &pos);
+        net_sums_forget(sums);
+        int fresh = net_correction(sums, &pos);
         if (carried != fresh && bad++ < 3)
             printf("%s: correction %d carried over, %d from scratch\n", fens[i], carried, fresh);
         nonzero += fresh != 0;
@@ -628,6 +652,7 @@ static void test_net(void)
     CHECK(bad == 0 && n > 1000, "%d of %d positions differ between carried and fresh sums", bad, n);
     CHECK(nonzero > n / 2, "the correction is 0 in %d of %d positions", n - nonzero, n);
     CHECK(big < n / 100, "the correction exceeds 500 cp in %d of %d positions", big, n);
+    net_sums_free(sums);
 }
 
 static void test_hexe_sanity(void)
@@ -635,7 +660,7 @@ static void test_hexe_sanity(void)
     for (int e = 0; e < eval_count(); e++) {
         Position pos = {0};
         set(&pos, START_FEN);
-        int v = eval_get(e)->evaluate(&pos);
+        int v = eval_get(e)->evaluate(ctx, &pos);
         /* Only the side to move's edge, under a pawn: the tempo (hexe's
          * terms give exactly its weight, checked above) and, for hexe, the
          * learnt correction's view of the start (13 cp with the weights of
@@ -836,6 +861,11 @@ int main(void)
     zobrist_init();
     attack_init();
     eval_init();
+    ctx = eval_context_new();
+    if (!ctx) {
+        printf("out of memory\n");
+        return 1;
+    }
     test_registry();
     test_bits();
     load_positions();
@@ -857,5 +887,6 @@ int main(void)
     test_hexe_sanity();
     for (int i = 0; i < nfens; i++)
         free(fens[i]);
+    eval_context_free(ctx);
     return check_report("test_eval");
 }

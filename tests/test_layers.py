@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The architecture holds: scripts/check-includes finds no include circle, no
 lower layer including a higher one and no module without a layer in src/,
-and it does find each of those in small trees made to have them. Every file
-of src/ stays within MAX_LINES lines (one concern per file)."""
+also counting the calls the build's objects show (two files calling each
+other through one header are a circle), and it does find each of those in
+small trees made to have them. Every file of src/ stays within MAX_LINES
+lines (one concern per file)."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -16,8 +19,12 @@ MAX_LINES = 720
 C = Checks("test_layers")
 
 
-def run_check(src=None):
-    args = [sys.executable, CHECK] + (["--src", src] if src else [])
+# The objects of the build under test (tests/run.sh sets TEST_BIN=<build>/tests).
+OBJECTS = os.path.dirname(os.path.abspath(os.environ["TEST_BIN"])) if os.environ.get("TEST_BIN") else None
+
+
+def run_check(src=None, objects=None):
+    args = [sys.executable, CHECK] + (["--src", src] if src else []) + (["--objects", objects] if objects else [])
     r = subprocess.run(args, capture_output=True, text=True, timeout=60)
     return r.returncode, r.stdout + r.stderr
 
@@ -36,6 +43,35 @@ def the_repository(c):
     rc, out = run_check()
     c.check(rc == 0, "src/ keeps its layers:\n" + out)
     c.check("0 include circles, 0 includes of a higher layer, 0 modules without a layer" in out, out)
+
+
+def the_repository_calls(c):
+    if not OBJECTS or not os.path.isdir(OBJECTS):
+        c.skip(1, "the calls between modules: no build objects (run through tests/run.sh)")
+        return
+    rc, out = run_check(objects=OBJECTS)
+    c.check(rc == 0 and "0 include circles" in out, "src/ keeps its layers, calls counted:\n" + out)
+
+
+def finds_a_circle_of_calls(c):
+    """probe.c and setup.c share setup.h and call each other: no include shows it."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        c.skip(2, "a circle of calls: no C compiler")
+        return
+    d = tree({"syzygy/setup.h": "void set_up(void);\nint probe(void);\n",
+              "syzygy/setup.c": '#include "setup.h"\nvoid set_up(void) { (void)probe(); }\n',
+              "syzygy/probe.c": '#include "setup.h"\nint probe(void) { set_up(); return 0; }\n'})
+    rc, out = run_check(d)
+    c.check(rc == 0, "the includes alone show no circle: " + out)
+    obj = os.path.join(d, "build")
+    os.makedirs(os.path.join(obj, "syzygy"))
+    for f in ("setup", "probe"):
+        subprocess.run([cc, "-c", "-o", os.path.join(obj, "syzygy", f + ".o"), os.path.join(d, "syzygy", f + ".c")],
+                       check=True)
+    rc, out = run_check(d, obj)
+    c.check(rc == 1 and "include circle: syzygy/probe / syzygy/setup" in out, "the objects show the circle of calls: "
+            + out)
 
 
 def finds_a_circle(c):
@@ -73,7 +109,7 @@ def files_stay_small(c):
                         % (os.path.relpath(path, ROOT), n, MAX_LINES))
 
 
-for fn in (the_repository, finds_a_circle, finds_an_upward_include, finds_a_module_without_layer, files_stay_small):
+for fn in (the_repository, the_repository_calls, finds_a_circle_of_calls, finds_a_circle, finds_an_upward_include, finds_a_module_without_layer, files_stay_small):
     C.run(fn)
 C.report()
 sys.exit(1 if C.failed else 0)

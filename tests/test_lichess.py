@@ -289,6 +289,7 @@ def book_ponder(c):
     """lichess-bot ponders in the opening too: a book move found by `go ponder`
     waits for ponderhit or stop like any ponder search."""
     if lichess_doc.uci_options().get("OwnBook") is not True:
+        c.skip(1, "book ponder: the documented lichess-bot settings turn OwnBook off")
         return
     ref = Referee()
     e = Engine()

@@ -51,14 +51,21 @@ def main(c):
         c.check(r.returncode == 0 and got.count("cmd=" + old) == 2,
                 "sprt: relative engine paths reach fastchess absolute: %s %s" % (r.stderr[-200:], got[:4]))
         c.check("file=" + os.path.join(caller, "open.epd") in got, "sprt: the relative openings file too")
+        c.check("tc=5+0.05" in got, "sprt: a time control when one is given: %s" % got)
         r, got = run("net", "new.nnue", "nodes=25000")
         c.check(r.returncode == 0 and "option.EvalFile=" + os.path.join(caller, "new.nnue") in got,
                 "net: the network file reaches fastchess absolute: %s" % r.stderr[-200:])
         c.check("tc=inf" in got and "nodes=25000" in got and got.count("cmd=" + HEXE) == 2,
                 "net: nodes=N is a node limit, both sides are the same binary: %s" % got[:12])
         r, got = run("net", "new.nnue")
-        c.check("tc=10+0.1" in got and "elo0=0" in got and "elo1=10" in got,
-                "net: default 10+0.1, [0, 10]: %s" % got)
+        c.check("tc=inf" in got and "nodes=10000" in got and "elo0=0" in got and "elo1=5" in got and
+                "model=normalized" in got, "net: default nodes=10000, normalised [0, 5]: %s" % got)
+        r, got = run("sprt", "bin/hexe-old", "bin/hexe-old")
+        c.check(r.returncode == 0 and "tc=inf" in got and "nodes=10000" in got and "elo1=5" in got and
+                "model=normalized" in got, "sprt: default nodes=10000, normalised [0, 5]: %s" % got)
+        r, got = run("sprt", "bin/hexe-old", "bin/hexe-old", "nodes=25000", "-10", "0")
+        c.check("nodes=25000" in got and "elo0=-10" in got and "elo1=0" in got,
+                "sprt: a non-regression test at 25,000 nodes: %s" % got)
         r, got = run("net", "bad.nnue")
         c.check(r.returncode == 2 and not got and "not loaded" in r.stderr,
                 "net: a network the engine refuses stops before any game: %d %s" % (r.returncode, r.stderr[-200:]))

@@ -2,8 +2,8 @@
  * accumulator equals a fresh one at every ply of random games (and across
  * jumps between games), for hidden layers of several sizes; the SIMD output
  * layer equals the portable one bit for bit; a position and its colour-flipped mirror score the same; the network
- * file round-trips; every kind of bad network file is refused with a reason
- * and leaves the network in use as it was. */
+ * file round-trips; every kind of bad network file is refused with a reason;
+ * an accumulator made with one network is never used with another. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "eval/evaluators.h"
 #include "eval/nnue.h"
 #include "fen.h"
 #include "movegen.h"
@@ -23,6 +24,31 @@ static uint64_t next(void) { return xorshift64(&rng); }
 static int rnd(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo + 1)); }
 
 static char dir[] = "/tmp/hexe-nnue-XXXXXX";
+
+/* The network under test and the accumulators a search thread would keep. */
+static const Network *net;
+static Network *loaded; /* net, when read from a file */
+static NnueCache *cache;
+
+static int incremental(const Position *pos) { return nnue_evaluate(cache, net, pos); }
+
+/* EvalFile's way: a network from a file replaces the one under test. */
+static bool use_file(const char *path, char *err, size_t n)
+{
+    Network *next = nnue_load(path, err, n);
+    if (!next)
+        return false;
+    nnue_unload(loaded);
+    net = loaded = next;
+    return true;
+}
+
+static void use_embedded(void)
+{
+    nnue_unload(loaded);
+    loaded = NULL;
+    net = nnue_embedded();
+}
 
 static size_t weights(const Network *n)
 {
@@ -60,7 +86,7 @@ static void play_random(Position *pos, int plies, bool check_each)
 {
     for (int ply = 0; ply < plies; ply++) {
         if (check_each) {
-            int inc = nnue_evaluate(pos), fresh = nnue_evaluate_fresh(nnue_net, pos);
+            int inc = incremental(pos), fresh = nnue_evaluate_fresh(net, pos);
             CHECK(inc == fresh, "incremental %d, fresh %d at ply %d", inc, fresh, ply);
         }
         MoveList l;
@@ -83,7 +109,7 @@ static void accumulator(void)
         while (a.hply > 0) {
             unmake_move(&a);
             if (a.hply % 3 == 0) {
-                int inc = nnue_evaluate(&a), fresh = nnue_evaluate_fresh(nnue_net, &a);
+                int inc = incremental(&a), fresh = nnue_evaluate_fresh(net, &a);
                 CHECK(inc == fresh, "after unmake: incremental %d, fresh %d", inc, fresh);
             }
         }
@@ -92,7 +118,7 @@ static void accumulator(void)
         play_random(&b, rnd(0, 40), false);
         for (int i = 0; i < 6; i++) {
             const Position *p = i & 1 ? &a : &b;
-            CHECK(nnue_evaluate(p) == nnue_evaluate_fresh(nnue_net, p), "jump %d between games", i);
+            CHECK(incremental(p) == nnue_evaluate_fresh(net, p), "jump %d between games", i);
         }
     }
     pos_free(&a);
@@ -163,7 +189,7 @@ static void symmetry(void)
             for (int p = WP; p <= BK; p++)
                 if (PTYPE(p))
                     m[p ^ 8] = __builtin_bswap64(pos.bb[p]);
-            int a = nnue_evaluate_board(nnue_net, pos.bb, pos.side), b = nnue_evaluate_board(nnue_net, m, !pos.side);
+            int a = nnue_evaluate_board(net, pos.bb, pos.side), b = nnue_evaluate_board(net, m, !pos.side);
             bad += a != b, n++;
             MoveList l;
             gen_legal(&pos, &l);
@@ -178,8 +204,7 @@ static void symmetry(void)
     Position w = {0}, bl = {0};
     pos_set_fen(&w, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8", err, sizeof err);
     pos_set_fen(&bl, "r2qkb1r/pp3ppp/2n1pn2/2pp4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1 b kq - 0 8", err, sizeof err);
-    CHECK(nnue_evaluate(&w) == nnue_evaluate(&bl), "a FEN and its mirror: %d and %d", nnue_evaluate(&w),
-          nnue_evaluate(&bl));
+    CHECK(incremental(&w) == incremental(&bl), "a FEN and its mirror: %d and %d", incremental(&w), incremental(&bl));
     pos_free(&w);
     pos_free(&bl);
     pos_free(&pos);
@@ -188,9 +213,9 @@ static void symmetry(void)
 static bool use_fails(const char *path, const char *why)
 {
     char err[256] = "";
-    const Network *before = nnue_net;
-    bool ok = nnue_use(path, err, sizeof err);
-    CHECK(!ok && strstr(err, why) && nnue_net == before, "%s: refused with '%s' (got %s: '%s')", path, why,
+    const Network *before = net;
+    bool ok = use_file(path, err, sizeof err);
+    CHECK(!ok && strstr(err, why) && net == before, "%s: refused with '%s' (got %s: '%s')", path, why,
           ok ? "loaded" : "refused", err);
     return !ok;
 }
@@ -206,8 +231,8 @@ static void bad_files(const Network *good)
     if (f)
         fclose(f);
     char err[256];
-    CHECK(nnue_use(good_path, err, sizeof err), "a good network loads: %s", err);
-    CHECK(!strcmp(nnue_net_name, good_path), "the name of the loaded network is kept");
+    CHECK(use_file(good_path, err, sizeof err), "a good network loads: %s", err);
+    CHECK(!strcmp(net->name, good_path), "the name of the loaded network is kept");
     Network back;
     CHECK(nnue_read(buf, len, &back, err, sizeof err) && back.hidden == good->hidden && back.scale == good->scale &&
               back.buckets == good->buckets && !memcmp(back.b2, good->b2, sizeof back.b2) &&
@@ -266,9 +291,9 @@ static void bad_files(const Network *good)
     snprintf(path, sizeof path, "%s/fifo.nnue", dir);
     if (mkfifo(path, 0600) == 0)
         use_fails(path, "not a regular file"); /* and returns at once instead of blocking */
-    CHECK(nnue_use("<internal>", err, sizeof err) && !strcmp(nnue_net_name, "<internal>"),
-          "EvalFile <internal> goes back to the embedded network");
-    CHECK(nnue_use(good_path, err, sizeof err), "the good network loads again");
+    use_embedded();
+    CHECK(!strcmp(net->name, "<internal>"), "the embedded network is named <internal>");
+    CHECK(use_file(good_path, err, sizeof err), "the good network loads again");
 }
 
 /* The trace: a cell for every piece but the kings, each the change in
@@ -280,7 +305,7 @@ static void trace(void)
     size_t len = 0;
     pos_set_fen(&pos, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", err, sizeof err);
     FILE *f = open_memstream(&text, &len);
-    nnue_trace(&pos, f);
+    nnue_trace(net, &pos, f);
     fclose(f);
     int cells = 0, white = 0, stm = 0;
     for (char *p = text; (p = strchr(p, '|'));) {
@@ -291,13 +316,13 @@ static void trace(void)
     }
     const char *fin = strstr(text, "Final evaluation:");
     CHECK(fin && sscanf(fin, "Final evaluation: %d cp (White's view), %d", &white, &stm) == 2 &&
-              stm == nnue_evaluate(&pos) && white == stm,
-          "the trace's final line is the evaluation (%d)", nnue_evaluate(&pos));
+              stm == incremental(&pos) && white == stm,
+          "the trace's final line is the evaluation (%d)", incremental(&pos));
     CHECK(cells == 30, "a cell for each of the 30 pieces that are not kings: %d", cells);
     /* The knight on f3 taken off: the cell holds the difference. */
     pos_copy(&less, &pos);
     pos_remove(&less, SQ(5, 2));
-    int diff = nnue_evaluate(&pos) - nnue_evaluate(&less); /* White to move in both: White's view */
+    int diff = incremental(&pos) - incremental(&less); /* White to move in both: White's view */
     char want[16];
     snprintf(want, sizeof want, "%+5.2f", diff / 100.0);
     const char *row3 = strstr(text, "|       |       |       |       |       |   N   |       |       |");
@@ -311,8 +336,10 @@ int main(void)
 {
     zobrist_init();
     attack_init();
-    CHECK(nnue_net != NULL, "the embedded network is usable");
-    if (!mkdtemp(dir))
+    net = nnue_embedded();
+    cache = nnue_cache_new();
+    CHECK(net != NULL, "the embedded network is usable");
+    if (!net || !cache || !mkdtemp(dir))
         return 1;
     int sizes[] = {32, 128, 256, NNUE_MAX_HIDDEN};
     for (int i = 0; i < 4; i++)
@@ -338,12 +365,32 @@ int main(void)
         Network n = random_net(acc_sizes[i], 1);
         write_net(&n, path);
         free(n.w1);
-        CHECK(nnue_use(path, err, sizeof err), "a network of %d hidden loads: %s", acc_sizes[i], err);
+        CHECK(use_file(path, err, sizeof err), "a network of %d hidden loads: %s", acc_sizes[i], err);
         accumulator();
     }
-    nnue_use("<internal>", err, sizeof err);
+    /* A network read again from the same file is another network: the
+     * accumulators made with the first are not used with it. */
+    char path[64];
+    snprintf(path, sizeof path, "%s/acc%d.nnue", dir, acc_sizes[0]);
+    const Network *first = net;
+    Position pos = {0};
+    pos_set_fen(&pos, START_FEN, err, sizeof err);
+    int before = incremental(&pos);
+    Network *other = nnue_load(path, err, sizeof err);
+    CHECK(other && other->id != first->id, "every network read has an id of its own");
+    if (other) {
+        for (int p = WP; p <= BK; p++) /* another first layer: the old sums would be wrong */
+            for (int h = 0; PTYPE(p) && PTYPE(p) <= KING && h < other->hidden; h++)
+                other->w1[(size_t)nnue_feature(WHITE, p, 0) * other->hidden + h] ^= 3;
+        CHECK(nnue_evaluate(cache, other, &pos) == nnue_evaluate_fresh(other, &pos),
+              "a cache made with one network is rebuilt for another (%d before)", before);
+        nnue_unload(other);
+    }
+    pos_free(&pos);
+    use_embedded();
     accumulator();
     symmetry();
+    nnue_cache_free(cache);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "epd.h"
 #include "eval.h"
 #include "fen.h"
 #include "movegen.h"
@@ -661,34 +662,21 @@ static int make_unmake_all(Position *pos, int depth, const char *root)
 
 static void test_make_unmake(void)
 {
-    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
-    const char *files[] = {"perft/standard.epd", "perft/random.epd"};
+    EpdSuite suite = epd_read_suites();
     int npos = 0;
-    for (int f = 0; f < 2; f++) {
-        char path[512], line[512];
-        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-        FILE *in = fopen(path, "r");
-        CHECK(in != NULL, "cannot open %s (run from the repository root)", path);
-        if (!in)
+    for (int k = 0; k < suite.count; k++) {
+        const char *line = suite.pos[k].fen;
+        if (!set(&P, line))
             continue;
-        while (fgets(line, sizeof line, in)) {
-            if (line[0] == '#' || line[0] == '\n')
-                continue;
-            char *semi = strchr(line, ';');
-            if (semi)
-                *semi = '\0';
-            if (!set(&P, line))
-                continue;
-            P.chess960 = strstr(semi ? semi + 1 : "", "c960") != NULL;
-            npos++;
-            int bad = make_unmake_all(&P, 2, line);
-            CHECK(bad == 0, "%s: %d make/unmake faults", line, bad);
-            /* Notation round trips for every EPD position too. */
-            if (npos % 10 == 0)
-                notation_roundtrip(line);
-        }
-        fclose(in);
+        P.chess960 = suite.pos[k].c960;
+        npos++;
+        int bad = make_unmake_all(&P, 2, line);
+        CHECK(bad == 0, "%s: %d make/unmake faults", line, bad);
+        /* Notation round trips for every EPD position too. */
+        if (npos % 10 == 0)
+            notation_roundtrip(line);
     }
+    epd_free(&suite);
     CHECK(npos > 200, "only %d EPD positions read", npos);
     printf("  make/unmake: %d positions, %ld moves made and unmade, %ld keys checked against FEN\n", npos, made,
            fen_checked);
@@ -786,36 +774,24 @@ static void test_see(void)
               cases[i].fen, v);
     }
 
-    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
-    const char *files[] = {"perft/standard.epd", "perft/random.epd"};
+    EpdSuite suite = epd_read_suites();
     int npos = 0, bad = 0;
-    for (int f = 0; f < 2; f++) {
-        char path[512], line[512];
-        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-        FILE *in = fopen(path, "r");
-        CHECK(in != NULL, "cannot open %s (run from the repository root)", path);
-        if (!in)
+    for (int k = 0; k < suite.count; k++) {
+        const char *line = suite.pos[k].fen;
+        if (!set(&P, line))
             continue;
-        while (fgets(line, sizeof line, in)) {
-            char *semi = strchr(line, ';');
-            if (line[0] == '#' || line[0] == '\n' || !semi)
-                continue;
-            *semi = '\0';
-            if (!set(&P, line))
-                continue;
-            P.chess960 = strstr(semi + 1, "c960") != NULL;
+        P.chess960 = suite.pos[k].c960;
+        bad += see_ge_faults(&P, line);
+        MoveList l;
+        gen_legal(&P, &l);
+        for (int i = 0; i < l.count; i++) {
+            make_move(&P, l.moves[i]);
             bad += see_ge_faults(&P, line);
-            MoveList l;
-            gen_legal(&P, &l);
-            for (int i = 0; i < l.count; i++) {
-                make_move(&P, l.moves[i]);
-                bad += see_ge_faults(&P, line);
-                npos++;
-                unmake_move(&P);
-            }
+            npos++;
+            unmake_move(&P);
         }
-        fclose(in);
     }
+    epd_free(&suite);
     CHECK(npos > 5000, "only %d positions for see_ge", npos);
     CHECK(bad == 0, "see_ge differs from see >= threshold %d times", bad);
     printf("  see_ge: %d positions, every legal move at %d thresholds each\n", npos, SEE_GRID + 3);

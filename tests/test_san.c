@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "epd.h"
 #include "fen.h"
 #include "movegen.h"
 #include "position.h"
@@ -60,41 +61,27 @@ static int roundtrip_position(const Position *pos, const char *fen)
 
 static void test_roundtrip(void)
 {
-    const char *dir = "tests/data"; /* the reference perft suites in perft/ */
-    const char *files[] = {"perft/standard.epd", "perft/random.epd"};
+    EpdSuite suite = epd_read_suites();
     int npos = 0, nchildren = 0;
     Position child = {0};
-    for (int f = 0; f < 2; f++) {
-        char path[512], line[512];
-        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-        FILE *in = fopen(path, "r");
-        CHECK(in != NULL, "cannot open %s (run from the repository root)", path);
-        if (!in)
+    for (int k = 0; k < suite.count; k++) {
+        const char *line = suite.pos[k].fen;
+        if (!set(&P, line, suite.pos[k].c960))
             continue;
-        while (fgets(line, sizeof line, in)) {
-            if (line[0] == '#' || line[0] == '\n')
-                continue;
-            char *semi = strchr(line, ';');
-            if (semi)
-                *semi = '\0';
-            bool c960 = semi && strstr(semi + 1, "c960");
-            if (!set(&P, line, c960))
-                continue;
-            npos++;
-            int bad = roundtrip_position(&P, line);
-            /* The children too: many more checks, mates and promotions. */
-            MoveList l;
-            gen_legal(&P, &l);
-            for (int i = 0; i < l.count; i++) {
-                pos_copy(&child, &P);
-                make_move(&child, l.moves[i]);
-                bad += roundtrip_position(&child, line);
-                nchildren++;
-            }
-            CHECK(bad == 0, "%s: %d SAN faults", line, bad);
+        npos++;
+        int bad = roundtrip_position(&P, line);
+        /* The children too: many more checks, mates and promotions. */
+        MoveList l;
+        gen_legal(&P, &l);
+        for (int i = 0; i < l.count; i++) {
+            pos_copy(&child, &P);
+            make_move(&child, l.moves[i]);
+            bad += roundtrip_position(&child, line);
+            nchildren++;
         }
-        fclose(in);
+        CHECK(bad == 0, "%s: %d SAN faults", line, bad);
     }
+    epd_free(&suite);
     pos_free(&child);
     CHECK(npos > 200, "only %d EPD positions read", npos);
     printf("  round trips: %d positions and %d children, %ld moves\n", npos, nchildren, roundtrip_moves);

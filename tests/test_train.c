@@ -13,7 +13,7 @@
 #include "movegen.h"
 #include "tools/packed.h"
 #include "position.h"
-#include "tools/train.h"
+#include "tools/trainset.h"
 #include "zobrist.h"
 
 static uint64_t rng = 0x3C6EF372FE94F82AULL;

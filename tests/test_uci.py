@@ -456,7 +456,8 @@ def threads_short_of_memory(c):
     cannot have every thread (2 MB of histories and a stack each) and must
     say so, answer with a legal move and keep answering."""
     if os.environ.get("HEXE_SANITIZED"):
-        return  # sanitizers reserve terabytes of address space: no limit possible
+        c.skip(4, "Threads 256 in 300 MB: sanitizers reserve terabytes of address space, no limit possible")
+        return
     e = Engine("/bin/sh", ("-c", "ulimit -v 300000 && exec \"$0\"", os.path.abspath(ENGINE)))
     e.handshake()
     e.send("setoption name OwnBook value false")
@@ -471,6 +472,47 @@ def threads_short_of_memory(c):
     e.send("isready")
     c.check(any(l == "readyok" for l in e.expect("readyok", 10)), "Threads 256, 300 MB: still answering")
     c.check(e.close() == 0, "Threads 256, 300 MB: quit exits 0")
+
+
+def rss_mb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    return None
+
+
+def threads_give_memory_back(c):
+    """Ten times Threads 256, a short search, Threads 1: the memory of the
+    departed threads (histories, evaluation caches) goes back to the
+    system, so the resident size comes back within 50 MB of where it began."""
+    if os.environ.get("HEXE_SANITIZED") or not os.path.exists("/proc/self/status"):
+        c.skip(3, "resident size after Threads 256 -> 1: needs /proc and a build without sanitizers")
+        return
+    e = Engine()
+    e.handshake()
+    e.send("setoption name OwnBook value false")
+    e.send("position startpos")
+    e.send("go movetime 50")
+    e.expect("bestmove", 10)
+    e.send("isready")
+    e.expect("readyok", 10)
+    start = rss_mb(e.p.pid)
+    peak = after = start
+    for _ in range(10):
+        e.send("setoption name Threads value 256")
+        e.send("position startpos moves e2e4")
+        e.send("go movetime 50")
+        e.expect("bestmove", 30)
+        peak = max(peak, rss_mb(e.p.pid))
+        e.send("setoption name Threads value 1")
+        e.send("isready")
+        e.expect("readyok", 30)
+        after = rss_mb(e.p.pid)
+    c.check(peak > start + 100, "Threads 256 did take memory: %.0f MB at most, %.0f MB before" % (peak, start))
+    c.check(after <= start + 50, "after ten rounds of Threads 256 -> 1: %.0f MB resident, %.0f MB at the start"
+            % (after, start))
+    c.check(e.close() == 0, "exits 0")
 
 
 def show_wdl(c):
@@ -582,7 +624,7 @@ def strength_levels(c):
 for scenario in (handshake, before_uci_and_unknown, stop_latency, infinite_never_ends_alone, ponder,
                  isready_during_search, tiny_time, movestogo_one, long_move_lists, malformed_input,
                  quit_while_searching, search_output, options_during_search, evaluator_switch, threads,
-                 threads_short_of_memory,
+                 threads_short_of_memory, threads_give_memory_back,
                  show_wdl, chess960_notation, strength_levels):
     C.run(scenario)
 sys.exit(C.report())

@@ -206,16 +206,18 @@ static int classic_white(const ClassicTerms *t)
     return s;
 }
 
-static int classic_eval(const Position *pos)
+static int classic_eval(EvalContext *ctx, const Position *pos)
 {
+    (void)ctx;
     ClassicTerms t;
     classic_terms(pos, &t);
     int s = classic_white(&t);
     return pos->side == WHITE ? s : -s;
 }
 
-static void classic_trace(const Position *pos, FILE *out)
+static void classic_trace(EvalContext *ctx, const Position *pos, FILE *out)
 {
+    (void)ctx;
     static const char *const name[CLASSIC_NWEIGHTS] = {"material", "attacks", "PST", "king safety", "mobility"};
     ClassicTerms t;
     classic_terms(pos, &t);

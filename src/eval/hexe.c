@@ -21,6 +21,7 @@
 
 #include "bits.h"
 #include "evaluators.h"
+#include "hexe_scale.h"
 #include "net.h"
 #include "trace.h"
 
@@ -99,32 +100,38 @@ typedef struct {
 #ifndef PAWN_CACHE_SIZE
 #define PAWN_CACHE_SIZE 1024 /* a power of two */
 #endif
-static _Thread_local PawnEntry pawn_cache[PAWN_CACHE_SIZE];
-/* Mixed into the keys of both caches and changed whenever the weights
- * change, so that nothing computed with the old weights is found again. */
-static uint64_t cache_salt = 0x9E3779B97F4A7C15ULL;
 
-/* Material plus piece-square value of each piece on each square, from its
- * owner's side (the pst tables are drawn from White's side, a8 first). */
-static Score psq_value(int p, int s)
+/* A search thread's caches (eval_context_new): pawn structures, keyed by a
+ * hash of the pawns and the weights' salt, and the correction's sums. */
+struct HexeCache {
+    PawnEntry pawns[PAWN_CACHE_SIZE];
+    NetSums *net;
+};
+
+HexeCache *hexe_cache_new(void)
 {
-    int t = PTYPE(p), i = PCOLOR(p) == WHITE ? s ^ 56 : s;
-    Score v = {WT.pst_mg[t - 1][i], WT.pst_eg[t - 1][i]};
-    if (t != KING) {
-        v.mg += WT.material[t - PAWN].mg;
-        v.eg += WT.material[t - PAWN].eg;
+    HexeCache *c = calloc(1, sizeof *c);
+    if (c && !(c->net = net_sums_new())) {
+        free(c);
+        c = NULL;
     }
-    return v;
+    return c;
 }
 
-void hexe_params_changed(void)
+void hexe_cache_free(HexeCache *c)
 {
-    cache_salt = cache_salt * 6364136223846793005ULL + 1442695040888963407ULL;
-    for (int c = WHITE; c <= BLACK; c++)
-        for (int t = PAWN; t <= KING; t++)
-            for (int s = 0; s < 64; s++)
-                psq_table[MAKE_PIECE(c, t)][s] = psq_value(MAKE_PIECE(c, t), s);
-    psq_table_changed();
+    if (c)
+        net_sums_free(c->net);
+    free(c);
+}
+
+void hexe_cache_forget(HexeCache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < PAWN_CACHE_SIZE; i++)
+        c->pawns[i].key = 0;
+    net_sums_forget(c->net);
 }
 
 /* Isolated: no own pawn on a neighbouring file. Doubled: an own pawn in
@@ -160,9 +167,9 @@ static void pawn_analyse(const Bits pawns[2], PawnEntry *e)
     }
 }
 
-static const PawnEntry *pawn_probe(uint64_t key, const Bits pawns[2])
+static const PawnEntry *pawn_probe(HexeCache *cache, uint64_t key, const Bits pawns[2])
 {
-    PawnEntry *e = &pawn_cache[key & (PAWN_CACHE_SIZE - 1)];
+    PawnEntry *e = &cache->pawns[key & (PAWN_CACHE_SIZE - 1)];
     if (e->key != key) {
         pawn_analyse(pawns, e);
         e->key = key;
@@ -273,15 +280,16 @@ typedef struct {
     Bits att[2][7];          /* squares attacked, by side and attacking piece type */
     Bits all[2], side_bb[2], area[2], zone[2], occ, pawns;
     int ksq[2];
+    HexeCache *cache;        /* the thread's pawn structures */
     const PawnEntry *pe;
     KingAttackers katt[2];   /* on each side's king zone */
-} EvalState;
+} HexeState;
 
 #define PUT(t, c, ...) put(e->info, e->trace, e->sum, t, c, __VA_ARGS__)
 #define PCS(c, t) e->bb[MAKE_PIECE(c, t)]
 
 /* 1. Square sets; material and piece-square tables. */
-static inline __attribute__((always_inline)) void terms_material(EvalState *e)
+static inline __attribute__((always_inline)) void terms_material(HexeState *e)
 {
     const Position *pos = e->pos;
     for (int c = WHITE; c <= BLACK; c++) {
@@ -312,7 +320,7 @@ static inline __attribute__((always_inline)) void terms_material(EvalState *e)
 /* 2. Pawn attacks, mobility areas (not an own pawn or king, not attacked
  * by an enemy pawn) and king zones (the king's file and its neighbours,
  * from the rank behind the king to two ranks ahead of it). */
-static inline __attribute__((always_inline)) void terms_zones(EvalState *e)
+static inline __attribute__((always_inline)) void terms_zones(HexeState *e)
 {
     for (int c = WHITE; c <= BLACK; c++) {
         e->att[c][PAWN] = pawn_attacks(c, PCS(c, PAWN));
@@ -325,10 +333,10 @@ static inline __attribute__((always_inline)) void terms_zones(EvalState *e)
 }
 
 /* 3. The pawn structure (cached by the pawns alone). */
-static inline __attribute__((always_inline)) void terms_pawns(EvalState *e)
+static inline __attribute__((always_inline)) void terms_pawns(HexeState *e)
 {
     const Position *pos = e->pos;
-    e->pe = pawn_probe(cache_salt ^ pos->pawn_key, (const Bits[2]){PCS(WHITE, PAWN), PCS(BLACK, PAWN)});
+    e->pe = pawn_probe(e->cache, hexe_weights_salt ^ pos->pawn_key, (const Bits[2]){PCS(WHITE, PAWN), PCS(BLACK, PAWN)});
     for (int t = 0; t < NPAWN_TERMS; t++)
         for (int c = WHITE; c <= BLACK; c++)
             PUT(T_ISOLATED + t, c, e->pe->term[t][c]);
@@ -338,7 +346,7 @@ static inline __attribute__((always_inline)) void terms_pawns(EvalState *e)
  * on the squares next to the king; rooks on files and
  * the seventh; outposts, own pawns on a bishop's colour, minors
  * behind a pawn; the bishop pair. */
-static inline __attribute__((always_inline)) void terms_pieces(EvalState *e)
+static inline __attribute__((always_inline)) void terms_pieces(HexeState *e)
 {
     const Position *pos = e->pos;
     for (int c = WHITE; c <= BLACK; c++) {
@@ -408,7 +416,7 @@ static inline __attribute__((always_inline)) void terms_pieces(EvalState *e)
  * attackers); and the squares an enemy piece could give a safe check
  * from (not guarded by the king's side, not holding a man of the
  * checker's side). */
-static inline __attribute__((always_inline)) void terms_king(EvalState *e)
+static inline __attribute__((always_inline)) void terms_king(HexeState *e)
 {
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1, k64 = e->ksq[c];
@@ -459,7 +467,7 @@ static inline __attribute__((always_inline)) void terms_king(EvalState *e)
  * view, not holding an own pawn nor attacked by an enemy pawn, those
  * behind an own pawn and not attacked at all counted twice, times the
  * side's pieces (knights to queens); the weight is in 1/16 cp. */
-static inline __attribute__((always_inline)) void terms_threats_space(EvalState *e)
+static inline __attribute__((always_inline)) void terms_threats_space(HexeState *e)
 {
     for (int c = WHITE; c <= BLACK; c++) {
         int them = c ^ 1;
@@ -493,7 +501,7 @@ static inline __attribute__((always_inline)) void terms_threats_space(EvalState 
 
 /* 7. Passed pawns: a free path, the kings' distances to the square in
  * front, and the rule of the square against a lone king. */
-static inline __attribute__((always_inline)) void terms_passed(EvalState *e)
+static inline __attribute__((always_inline)) void terms_passed(HexeState *e)
 {
     const Position *pos = e->pos;
     int plies[2] = {1000, 1000}; /* plies to promote an unstoppable passer */
@@ -525,7 +533,7 @@ static inline __attribute__((always_inline)) void terms_passed(EvalState *e)
 }
 
 /* 8. Tempo. 9. Complexity, put on White's side with the sign of the side ahead. */
-static inline __attribute__((always_inline)) void terms_tempo_complexity(EvalState *e)
+static inline __attribute__((always_inline)) void terms_tempo_complexity(HexeState *e)
 {
     const Position *pos = e->pos;
     PUT(T_TEMPO, pos->side, WT.tempo);
@@ -547,7 +555,8 @@ static inline __attribute__((always_inline)) void terms_tempo_complexity(EvalSta
 /* trace: keep every term, material and piece-square values apart;
  * otherwise only the sums are made, and material plus piece-square values
  * may come from the position's incremental sums. */
-static inline __attribute__((always_inline)) void hexe_compute(const Position *pos, HexeInfo *info, bool trace)
+static inline __attribute__((always_inline)) void hexe_compute(HexeCache *cache, const Position *pos, HexeInfo *info,
+                                                                bool trace)
 {
     if (trace)
         memset(info->term, 0, sizeof info->term); /* terms not put stay 0 */
@@ -562,8 +571,8 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
         info->scale_why = "insufficient mating material";
         return;
     }
-    EvalState st;
-    EvalState *e = &st;
+    HexeState st;
+    HexeState *e = &st;
     e->sum[WHITE] = e->sum[BLACK] = (Score){0, 0};
     if (bare_king(pos, info, trace, e->sum)) {
         info->scale_why = "known win";
@@ -573,6 +582,7 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
     e->pos = pos;
     e->info = info;
     e->trace = trace;
+    e->cache = cache;
     e->bb = pos->bb;
     e->incremental = !trace && psq_version && pos->psq_ver == psq_version;
     memset(e->katt, 0, sizeof e->katt);
@@ -594,31 +604,31 @@ static inline __attribute__((always_inline)) void hexe_compute(const Position *p
  * scale has decided the score. */
 static bool takes_correction(const HexeInfo *info) { return !info->special && info->scale; }
 
-static int correction(const Position *pos, const HexeInfo *info)
+static int correction(HexeCache *cache, const Position *pos, const HexeInfo *info)
 {
-    return takes_correction(info) ? net_correction(pos) : 0;
+    return takes_correction(info) ? net_correction(cache->net, pos) : 0;
 }
 
-int hexe_base_eval(const Position *pos, bool *corrected)
+int hexe_base_eval(EvalContext *ctx, const Position *pos, bool *corrected)
 {
     HexeInfo info;
-    hexe_compute(pos, &info, false);
+    hexe_compute(ctx->hexe, pos, &info, false);
     *corrected = takes_correction(&info);
     return pos->side == WHITE ? info.white : -info.white;
 }
 
-/* No cache here: the search keeps its own of the evaluator's scores. */
-static int hexe_eval(const Position *pos)
+/* No cache of whole evaluations here: the search keeps its own. */
+static int hexe_eval(EvalContext *ctx, const Position *pos)
 {
     HexeInfo info;
-    hexe_compute(pos, &info, false);
-    return (pos->side == WHITE ? info.white : -info.white) + correction(pos, &info);
+    hexe_compute(ctx->hexe, pos, &info, false);
+    return (pos->side == WHITE ? info.white : -info.white) + correction(ctx->hexe, pos, &info);
 }
 
-static void hexe_trace(const Position *pos, FILE *out)
+static void hexe_trace(EvalContext *ctx, const Position *pos, FILE *out)
 {
     HexeInfo info;
-    hexe_compute(pos, &info, true);
+    hexe_compute(ctx->hexe, pos, &info, true);
     trace_header2(out, "hexe (tapered middlegame/endgame)");
     Score sum[2] = {{0, 0}, {0, 0}};
     for (int t = 0; t < NTERMS; t++) {
@@ -636,7 +646,7 @@ static void hexe_trace(const Position *pos, FILE *out)
             info.scale_why);
     fprintf(out, "Blend: (mg %d * %d * %d/64 + eg %d * %d * %d/64) / 24 = %d\n", info.mg, info.phase, info.scale_mg,
             info.eg, PHASE_MAX - info.phase, info.scale, info.white);
-    int c = correction(pos, &info), white_c = pos->side == WHITE ? c : -c;
+    int c = correction(ctx->hexe, pos, &info), white_c = pos->side == WHITE ? c : -c;
     fprintf(out, "Learnt correction: %d (White's view)\n", white_c);
     trace_final(out, pos, info.white + white_c);
 }

@@ -1,6 +1,6 @@
 /* hexe_scale.c - drawish material for the hexe evaluator: fortresses,
  * pawnless endings with too little to win, opposite-coloured bishops. */
-#include "hexe.h"
+#include "hexe_scale.h"
 
 #include "bits.h"
 

@@ -1,6 +1,7 @@
 /* hexe_weights.c - every weight of the `hexe` evaluator in one struct (the
- * defaults are in hexe_defaults.inc), and the flat view a tuner uses (hexe.h). */
-#include "hexe.h"
+ * defaults are in hexe_defaults.inc), the flat view a tuner uses, and the
+ * piece-square table the weights give (hexe_weights.h). */
+#include "hexe_weights.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,6 +16,31 @@ const HexeWeights hexe_weights_default = {
 HexeWeights hexe_weights = {
 #include "hexe_defaults.inc"
 };
+
+uint64_t hexe_weights_salt = 0x9E3779B97F4A7C15ULL;
+
+/* Material plus piece-square value of each piece on each square, from its
+ * owner's side (the pst tables are drawn from White's side, a8 first). */
+static Score psq_value(int p, int s)
+{
+    int t = PTYPE(p), i = PCOLOR(p) == WHITE ? s ^ 56 : s;
+    Score v = {hexe_weights.pst_mg[t - 1][i], hexe_weights.pst_eg[t - 1][i]};
+    if (t != KING) {
+        v.mg += hexe_weights.material[t - PAWN].mg;
+        v.eg += hexe_weights.material[t - PAWN].eg;
+    }
+    return v;
+}
+
+void hexe_params_changed(void)
+{
+    hexe_weights_salt = hexe_weights_salt * 6364136223846793005ULL + 1442695040888963407ULL;
+    for (int c = WHITE; c <= BLACK; c++)
+        for (int t = PAWN; t <= KING; t++)
+            for (int s = 0; s < 64; s++)
+                psq_table[MAKE_PIECE(c, t)][s] = psq_value(MAKE_PIECE(c, t), s);
+    psq_table_changed();
+}
 
 /* ---- The flat view ---- */
 
@@ -123,7 +149,7 @@ void hexe_params_write_inc(FILE *out)
     fprintf(out, "/* hexe_defaults.inc - the weights of the `hexe` evaluator: the body of a\n"
                  " * HexeWeights initializer (see hexe.h), included by hexe_weights.c.\n"
                  " * S(mg, eg) is a middlegame/endgame pair in centipawns.\n"
-                 " * Written by `hexe tune` (src/tune.c): fitted to positions of Hexe's\n"
+                 " * Written by `hexe tune` (src/tools/tune.c): fitted to positions of Hexe's\n"
                  " * self-play games and the targets docs/tuning.md names,\n"
                  " * starting from hand-set weights whose piece-square tables began as\n"
                  " * Michniewski's Simplified Evaluation Function tables. docs/tuning.md says\n"

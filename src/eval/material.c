@@ -13,14 +13,16 @@ static int material_white(const Position *pos)
     return s;
 }
 
-static int material_eval(const Position *pos)
+static int material_eval(EvalContext *ctx, const Position *pos)
 {
+    (void)ctx;
     int s = material_white(pos);
     return pos->side == WHITE ? s : -s;
 }
 
-static void material_trace(const Position *pos, FILE *out)
+static void material_trace(EvalContext *ctx, const Position *pos, FILE *out)
 {
+    (void)ctx;
     trace_header(out, "material (Shannon 1/3/3/5/9)");
     int w = 0, b = 0;
     for (int t = PAWN; t <= QUEEN; t++) {

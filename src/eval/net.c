@@ -1,6 +1,7 @@
 /* net.c - the learnt correction of the `hexe` evaluation (net.h).
  *
- * Each thread keeps the two halves' sums for the last position it evaluated
+ * Each search thread's NetSums keeps the two halves' sums for the last
+ * position it evaluated
  * (one for each side's view, whoever is to move) with that position's
  * square sets; the next call adds and subtracts only the rows of the pieces
  * that differ, which in a search are a few, and sums from scratch when more
@@ -8,8 +9,10 @@
  * same sums. */
 #include "net.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "../platform.h"
 #include "bits.h"
 #include "hexe_net.inc"
 
@@ -20,8 +23,27 @@ typedef struct {
     int32_t acc[2][NET_HIDDEN] __attribute__((aligned(64))); /* by view: WHITE, BLACK */
 } Accumulator;
 
-static _Thread_local Accumulator last; /* all zero: an empty board without the biases */
-static _Thread_local bool last_valid;
+struct NetSums {
+    Accumulator last;
+    bool valid;
+};
+
+NetSums *net_sums_new(void)
+{
+    size_t size = (sizeof(NetSums) + 63) / 64 * 64;
+    NetSums *s = hexe_aligned_alloc(64, size);
+    if (s)
+        memset(s, 0, size);
+    return s;
+}
+
+void net_sums_free(NetSums *s) { hexe_aligned_free(s); }
+
+void net_sums_forget(NetSums *s)
+{
+    if (s)
+        s->valid = false;
+}
 
 static inline void add_row(int32_t *acc, int input, int sign)
 {
@@ -66,19 +88,17 @@ static void update(Accumulator *a, const Position *pos)
         }
 }
 
-void net_forget(void) { last_valid = false; }
-
-int net_correction(const Position *pos)
+int net_correction(NetSums *s, const Position *pos)
 {
-    if (!last_valid) {
-        refresh(&last, pos);
-        last_valid = true;
+    if (!s->valid) {
+        refresh(&s->last, pos);
+        s->valid = true;
     } else {
-        update(&last, pos);
+        update(&s->last, pos);
     }
     int64_t out = net_b2;
     for (int k = 0; k < 2; k++) {
-        const int32_t *acc = last.acc[k == 0 ? pos->side : !pos->side];
+        const int32_t *acc = s->last.acc[k == 0 ? pos->side : !pos->side];
         for (int h = 0; h < NET_HIDDEN; h++) {
             int32_t a = acc[h] < 0 ? 0 : acc[h] > NET_Q1 ? NET_Q1 : acc[h];
             out += (int64_t)net_w2[k * NET_HIDDEN + h] * a;

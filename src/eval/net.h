@@ -25,9 +25,15 @@ static inline int net_input(int view, int colour, int type, int sq)
     return (colour == view ? 0 : 384) + (type - PAWN) * 64 + (sq ^ (view == BLACK ? 56 : 0));
 }
 
+/* The sums of the last position a thread evaluated (part of its HexeCache):
+ * NULL when out of memory. */
+typedef struct NetSums NetSums;
+NetSums *net_sums_new(void);
+void net_sums_free(NetSums *s);
+/* Drops the kept sums: the next call sums from scratch. */
+void net_sums_forget(NetSums *s);
+
 /* The correction in centipawns, from the side to move's point of view. */
-int net_correction(const Position *pos);
-/* Drops this thread's kept sums: the next call sums from scratch (for tests). */
-void net_forget(void);
+int net_correction(NetSums *s, const Position *pos);
 
 #endif

@@ -1,15 +1,16 @@
 /* nnue.c - the `nnue` evaluator (nnue.h): the embedded network, EvalFile,
  * the incremental accumulator and the output layer in portable C and SIMD.
  *
- * Each thread keeps the accumulators of the last position it evaluated with
- * that position's square sets; the next call adds and subtracts only the
- * rows of the pieces that differ (a few, in a search) and rebuilds both
- * accumulators when more than REFRESH squares differ or the network
- * changed. Integer arithmetic, so either way gives the same sums. */
+ * Each search thread's NnueCache keeps the accumulators of the last position
+ * it evaluated with that position's square sets; the next call adds and
+ * subtracts only the rows of the pieces that differ (a few, in a search) and
+ * rebuilds both accumulators when more than REFRESH squares differ or the
+ * network is another. Integer arithmetic, so either way gives the same sums. */
 #include "nnue.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,11 +43,9 @@ extern const unsigned char hexe_nnue_blob[], hexe_nnue_blob_end[];
 #define REFRESH 12
 #define HEADER(version) ((version) == 1 ? 28 : 32)
 
-static Network embedded, loaded;
+static Network embedded;
 static bool embedded_ok;
-static unsigned generation = 1; /* changes with the network: accumulators made before are stale */
-const Network *nnue_net;
-char nnue_net_name[256] = "<internal>";
+static atomic_uint last_id; /* the id of the network read last (0: none yet) */
 
 static uint32_t rd32(const unsigned char *p)
 {
@@ -135,6 +134,8 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
     memset(net->b2, 0, sizeof net->b2);
     for (uint32_t b = 0; b < buckets; b++)
         net->b2[b] = (int32_t)rd32(p + 4 * b);
+    net->id = atomic_fetch_add(&last_id, 1) + 1;
+    snprintf(net->name, sizeof net->name, "<memory>");
     return true;
 }
 
@@ -177,6 +178,8 @@ bool nnue_read_file(const char *path, Network *net, char *err, size_t n)
         snprintf(why, sizeof why, "%s", err);
         snprintf(err, n, "%s: %s", path, why);
         ok = false;
+    } else {
+        snprintf(net->name, sizeof net->name, "%s", path);
     }
     free(buf);
     return ok;
@@ -214,48 +217,70 @@ bool nnue_write(const Network *net, FILE *f)
     return ok;
 }
 
-/* The embedded network is read on first use (before main, no thread runs). */
+/* The embedded network is read before main (no thread runs yet) and never
+ * changes. */
 __attribute__((constructor)) static void nnue_init(void)
 {
     char err[256];
     embedded_ok = nnue_read(hexe_nnue_blob, (size_t)(hexe_nnue_blob_end - hexe_nnue_blob), &embedded, err, sizeof err);
     if (!embedded_ok)
         fprintf(stderr, "hexe: the embedded network is unusable: %s\n", err);
-    nnue_net = embedded_ok ? &embedded : NULL;
+    else
+        snprintf(embedded.name, sizeof embedded.name, "<internal>");
 }
 
-bool nnue_use(const char *path, char *err, size_t n)
+const Network *nnue_embedded(void) { return embedded_ok ? &embedded : NULL; }
+
+Network *nnue_load(const char *path, char *err, size_t n)
 {
-    if (!path[0] || !strcmp(path, "<internal>")) {
-        if (!embedded_ok) {
-            snprintf(err, n, "this build has no usable embedded network");
-            return false;
-        }
-        nnue_net = &embedded;
-        generation++;
-        snprintf(nnue_net_name, sizeof nnue_net_name, "<internal>");
-        return true;
+    Network *net = calloc(1, sizeof *net);
+    if (!net) {
+        snprintf(err, n, "out of memory");
+        return NULL;
     }
-    Network next;
-    if (!nnue_read_file(path, &next, err, n))
-        return false;
-    nnue_free(&loaded);
-    loaded = next;
-    nnue_net = &loaded;
-    generation++;
-    snprintf(nnue_net_name, sizeof nnue_net_name, "%s", path);
-    return true;
+    if (!nnue_read_file(path, net, err, n)) {
+        free(net);
+        return NULL;
+    }
+    return net;
+}
+
+void nnue_unload(Network *net)
+{
+    if (!net)
+        return;
+    nnue_free(net);
+    free(net);
 }
 
 /* ---- Accumulators ---- */
 
 typedef struct {
-    uint64_t bb[16];      /* the square sets the sums were made for */
-    unsigned generation;  /* of the network they were made with */
+    uint64_t bb[16]; /* the square sets the sums were made for */
+    unsigned net_id; /* the network they were made with (0: none) */
     int16_t acc[2][NNUE_MAX_HIDDEN] __attribute__((aligned(64))); /* by perspective */
 } Accumulator;
 
-static _Thread_local Accumulator last;
+struct NnueCache {
+    Accumulator last; /* of the last position evaluated */
+};
+
+NnueCache *nnue_cache_new(void)
+{
+    size_t size = (sizeof(NnueCache) + 63) / 64 * 64;
+    NnueCache *c = hexe_aligned_alloc(64, size);
+    if (c)
+        memset(c, 0, size);
+    return c;
+}
+
+void nnue_cache_free(NnueCache *c) { hexe_aligned_free(c); }
+
+void nnue_cache_forget(NnueCache *c)
+{
+    if (c)
+        c->last.net_id = 0;
+}
 
 static inline void add_row(const Network *net, int16_t *acc, int feature, int sign)
 {
@@ -277,7 +302,7 @@ static void refresh(const Network *net, Accumulator *a, const uint64_t bb[16])
                 add_row(net, a->acc[v], nnue_feature(v, p, __builtin_ctzll(x)), 1);
     }
     memcpy(a->bb, bb, sizeof a->bb);
-    a->generation = generation;
+    a->net_id = net->id;
 }
 
 static void update(const Network *net, Accumulator *a, const uint64_t bb[16])
@@ -285,7 +310,7 @@ static void update(const Network *net, Accumulator *a, const uint64_t bb[16])
     int changed = 0;
     for (int p = WP; p <= BK; p++)
         changed += __builtin_popcountll(a->bb[p] ^ bb[p]);
-    if (a->generation != generation || changed > REFRESH) {
+    if (a->net_id != net->id || changed > REFRESH) {
         refresh(net, a, bb);
         return;
     }
@@ -392,17 +417,17 @@ static int to_cp(const Network *net, int bucket, int64_t out)
     return (int)((out / NNUE_QA + net->b2[bucket]) * net->scale / (NNUE_QA * NNUE_QB));
 }
 
-int nnue_evaluate(const Position *pos)
+int nnue_evaluate(NnueCache *cache, const Network *net, const Position *pos)
 {
-    const Network *net = nnue_net;
-    update(net, &last, pos->bb);
+    Accumulator *a = &cache->last;
+    update(net, a, pos->bb);
     int b = bucket_of(net, pos->npieces[WHITE] + pos->npieces[BLACK] + pos->npawns[WHITE] + pos->npawns[BLACK]);
-    return to_cp(net, b, nnue_output(net, b, last.acc[pos->side], last.acc[!pos->side]));
+    return to_cp(net, b, nnue_output(net, b, a->acc[pos->side], a->acc[!pos->side]));
 }
 
 int nnue_evaluate_board(const Network *net, const uint64_t bb[16], int side)
 {
-    static _Thread_local Accumulator a;
+    Accumulator a;
     refresh(net, &a, bb);
     int pieces = 0;
     for (int p = WP; p <= BK; p++)
@@ -415,11 +440,10 @@ int nnue_evaluate_fresh(const Network *net, const Position *pos) { return nnue_e
 
 /* ---- Trace ---- */
 
-void nnue_trace(const Position *pos, FILE *out)
+void nnue_trace(const Network *net, const Position *pos, FILE *out)
 {
-    const Network *net = nnue_net;
     int stm = nnue_evaluate_fresh(net, pos), white = pos->side == WHITE ? stm : -stm;
-    fprintf(out, "NNUE network %s: %d hidden units, %d output bucket%s, output %s\n", nnue_net_name, net->hidden,
+    fprintf(out, "NNUE network %s: %d hidden units, %d output bucket%s, output %s\n", net->name, net->hidden,
             net->buckets, net->buckets > 1 ? "s" : "", nnue_simd_name());
     fprintf(out, "Each piece: the change in White's score (cp) if it were taken off (kings stay).\n\n");
     Position copy = {0};
@@ -461,18 +485,21 @@ static bool bare_king(const Position *pos)
     return false;
 }
 
-static int nnue_or_hexe(const Position *pos) { return bare_king(pos) ? eval_hexe.evaluate(pos) : nnue_evaluate(pos); }
+static int nnue_or_hexe(EvalContext *ctx, const Position *pos)
+{
+    return bare_king(pos) ? eval_hexe.evaluate(ctx, pos) : nnue_evaluate(ctx->nnue, ctx->use.net, pos);
+}
 
-static void trace(const Position *pos, FILE *out)
+static void trace(EvalContext *ctx, const Position *pos, FILE *out)
 {
     if (bare_king(pos)) {
         fprintf(out, "A bare king against more than pawns: nnue uses the hexe evaluator's score.\n\n");
-        eval_hexe.trace(pos, out);
+        eval_hexe.trace(ctx, pos, out);
         return;
     }
-    nnue_trace(pos, out);
+    nnue_trace(ctx->use.net, pos, out);
 }
 
-static bool usable(void) { return nnue_net != NULL; }
+static bool usable(const EvalChoice *c) { return c->net != NULL; }
 
 const Evaluator eval_nnue = {.name = "nnue", .evaluate = nnue_or_hexe, .trace = trace, .usable = usable};

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../eval.h"
 #include "../position.h"
 
 #define NNUE_INPUTS 768
@@ -32,13 +33,15 @@
 #define NNUE_VERSION 2 /* the newest file version; 1 is read too */
 #define NNUE_MAX_BUCKETS 8
 
-typedef struct {
+struct Network {
     int hidden, scale, buckets;
     int16_t *w1;  /* [NNUE_INPUTS][hidden], 64-byte aligned */
     int16_t *b1;  /* [hidden] */
     int16_t *w2;  /* [buckets][2 * hidden]: side to move's half first */
     int32_t b2[NNUE_MAX_BUCKETS];
-} Network;
+    unsigned id;    /* different for every network read: accumulators made with another are stale */
+    char name[256]; /* "<internal>" or the file it was read from */
+};
 
 /* The output bucket of a position of `pieces` pieces, kings included: the
  * range 2-32 cut into `buckets` parts of (nearly) equal width. */
@@ -54,26 +57,24 @@ static inline int nnue_feature(int persp, int piece, int sq64)
     return ((PCOLOR(piece) != persp) * 6 + PTYPE(piece) - 1) * 64 + (persp == BLACK ? sq64 ^ 56 : sq64);
 }
 
-/* The network in use (the embedded one until EvalFile loads another). */
-extern const Network *nnue_net;
-extern char nnue_net_name[256]; /* "<internal>" or the file loaded */
+/* The network built in (Makefile: NNUE_FILE), or NULL when it is unusable. */
+const Network *nnue_embedded(void);
 
 /* Reads a network from memory or a file; on failure returns false, says why
- * in err and leaves *net untouched. A loaded network is freed with nnue_free. */
+ * in err and leaves *net untouched. A network read is freed with nnue_free. */
 bool nnue_read(const unsigned char *data, size_t len, Network *net, char *err, size_t errlen);
 bool nnue_read_file(const char *path, Network *net, char *err, size_t errlen);
 void nnue_free(Network *net);
+/* EvalFile: a network read from a file into memory of its own (NULL, and err
+ * says why, when the file cannot be used), and its release. */
+Network *nnue_load(const char *path, char *err, size_t errlen);
+void nnue_unload(Network *net);
 /* Serialises a network (the trainer's output); false on a write error. */
 bool nnue_write(const Network *net, FILE *out);
 
-/* EvalFile: "<internal>" (or "") for the embedded network, else a file. The
- * network in use is kept when the file cannot be used (err says why). Only
- * while no search runs. */
-bool nnue_use(const char *path, char *err, size_t errlen);
-
 /* The score of pos for the side to move, in centipawns, through the
- * thread's incremental accumulator. */
-int nnue_evaluate(const Position *pos);
+ * thread's incremental accumulators (a cache of eval_context_new's). */
+int nnue_evaluate(NnueCache *cache, const Network *net, const Position *pos);
 /* The same from freshly built accumulators (the tests' reference). */
 int nnue_evaluate_fresh(const Network *net, const Position *pos);
 /* The same for square sets by coloured piece (bit 0 = a1) and a side to move. */
@@ -90,6 +91,6 @@ const char *nnue_simd_name(void);
 int64_t nnue_output_avx2(const Network *net, int bucket, const int16_t *us, const int16_t *them);
 #endif
 
-void nnue_trace(const Position *pos, FILE *out);
+void nnue_trace(const Network *net, const Position *pos, FILE *out);
 
 #endif

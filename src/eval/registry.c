@@ -1,11 +1,14 @@
-/* eval/registry.c - the registry of evaluators behind eval.h: which one is
- * current, selection by name, start-up, and their UCI-visible weights. */
+/* eval/registry.c - the registry of evaluators behind eval.h: the default
+ * choice, choosing by name, start-up, each thread's evaluator context, and
+ * the evaluators' UCI-visible weights. */
 #include "../eval.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "evaluators.h"
+#include "nnue.h"
 
 /* The first one is the default. */
 static const Evaluator *const evaluators[] = {
@@ -17,18 +20,25 @@ static const Evaluator *const evaluators[] = {
 };
 #define NEVAL ((int)(sizeof evaluators / sizeof evaluators[0]))
 
-const Evaluator *eval_current = &eval_nnue;
+/* False while an evaluator cannot run with a choice's network. */
+static bool ready(const Evaluator *e, const EvalChoice *c) { return !e->usable || e->usable(c); }
 
-/* False while an evaluator cannot run (nnue without a network). */
-static bool ready(const Evaluator *e) { return !e->usable || e->usable(); }
+EvalChoice eval_default(void)
+{
+    EvalChoice c = {evaluators[0], nnue_embedded()};
+    /* The build's network may be unusable: take the next usable one, hexe. */
+    for (int i = 1; i < NEVAL && !ready(c.evaluator, &c); i++)
+        c.evaluator = evaluators[i];
+    return c;
+}
 
-bool eval_select(const char *name)
+bool eval_choose(EvalChoice *c, const char *name)
 {
     for (int i = 0; i < NEVAL; i++)
         if (!strcasecmp(evaluators[i]->name, name)) {
-            if (!ready(evaluators[i]))
+            if (!ready(evaluators[i], c))
                 return false;
-            eval_current = evaluators[i];
+            c->evaluator = evaluators[i];
             return true;
         }
     return false;
@@ -39,10 +49,38 @@ void eval_init(void)
     for (int i = 0; i < NEVAL; i++)
         if (evaluators[i]->init)
             evaluators[i]->init();
-    /* The default may be unusable (a build whose embedded network does not
-     * load): take the next usable one, hexe. */
-    for (int i = 1; i < NEVAL && !ready(eval_current); i++)
-        eval_current = evaluators[i];
+}
+
+EvalContext *eval_context_new(void)
+{
+    EvalContext *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return NULL;
+    ctx->use = eval_default();
+    ctx->nnue = nnue_cache_new();
+    ctx->hexe = hexe_cache_new();
+    if (!ctx->nnue || !ctx->hexe) {
+        eval_context_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+void eval_context_free(EvalContext *ctx)
+{
+    if (!ctx)
+        return;
+    nnue_cache_free(ctx->nnue);
+    hexe_cache_free(ctx->hexe);
+    free(ctx);
+}
+
+void eval_context_use(EvalContext *ctx, const EvalChoice *choice) { ctx->use = *choice; }
+
+void eval_context_forget(EvalContext *ctx)
+{
+    nnue_cache_forget(ctx->nnue);
+    hexe_cache_forget(ctx->hexe);
 }
 
 int eval_count(void) { return NEVAL; }

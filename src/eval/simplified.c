@@ -132,16 +132,18 @@ static int sef_white(const SefTerms *t)
     return s;
 }
 
-static int simplified_eval(const Position *pos)
+static int simplified_eval(EvalContext *ctx, const Position *pos)
 {
+    (void)ctx;
     SefTerms t;
     sef_terms(pos, &t);
     int s = sef_white(&t);
     return pos->side == WHITE ? s : -s;
 }
 
-static void simplified_trace(const Position *pos, FILE *out)
+static void simplified_trace(EvalContext *ctx, const Position *pos, FILE *out)
 {
+    (void)ctx;
     static const char *const mat_name[7] = {"", "material pawns", "material knights", "material bishops",
                                             "material rooks", "material queens", ""};
     static const char *const pst_name[7] = {"", "PST pawns", "PST knights", "PST bishops",

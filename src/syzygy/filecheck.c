@@ -50,7 +50,7 @@ int table_name_pieces(const char *name, bool *dtz)
  * Fathom trusts its files: a damaged table with the right magic number and
  * size makes it fail an assertion, recurse without end or read wild memory
  * on the first probe. A file whose name is in the published list
- * (tb_checksums.c) must have one of the published MD5 checksums; any other
+ * (checksums.c) must have one of the published MD5 checksums; any other
  * table file is first probed in a child process, and refused when the child
  * dies or hangs. The verdicts are kept per file (device, inode, size and
  * modification time), so setting the same path again costs nothing. */

@@ -2,7 +2,7 @@
  * their names, the checks that keep a damaged file away from Fathom (size,
  * magic number, published MD5 checksum), the set of files found, and the
  * private folders of links that give Fathom the good files only. Internal
- * to the tablebase module (tb.c). */
+ * to the tablebase module (setup.c). */
 #ifndef HEXE_SYZYGY_FILECHECK_H
 #define HEXE_SYZYGY_FILECHECK_H
 

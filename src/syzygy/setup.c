@@ -66,6 +66,7 @@ static char links_dir[PATH_MAX]; /* the folder Fathom uses now, or "" */
 
 static void remove_links_at_exit(void) { remove_links_dir(links_dir); }
 #endif
+#define LEFT_OUT "; a folder holding a refused file is left out whole (Windows: no links to set single files aside)"
 
 /* ---- Every table set up before the search threads probe ---- */
 
@@ -295,15 +296,196 @@ static void probe_unlisted(NameSet *s, Msg *warn, int *nbad, int *nwdl, int *ndt
 }
 #endif
 
+/* ---- Setting the path up, step by step ---- */
+
+/* What the folders of a path hold, as tb_set_path() finds them. */
+typedef struct {
+    NameSet seen;   /* every table file by name: the first good copy wins */
+    int nwdl, ndtz; /* good files */
+    int nbad, maxp, ndirs;
+    char *clean;    /* the readable folders, PATH_LIST_SEP-separated, for Fathom */
+    char *kept;     /* those of them that hold no refused file (Windows) */
+    Msg warn;       /* "; ..." warnings */
+} Scan;
+
+/* One table file of a folder: checked, and kept in the scan unless a good
+ * copy was found in an earlier folder. */
+static void scan_file(Scan *sc, const char *dir, const char *name, int pieces, bool dtz)
+{
+    int earlier = nameset_find(&sc->seen, name);
+    if (earlier >= 0 && sc->seen.good[earlier])
+        return; /* shadowed by the good copy in an earlier directory */
+    char path[PATH_MAX], why[160];
+    snprintf(path, sizeof path, "%s" DIR_SEP "%s", dir, name);
+    bool unlisted;
+    const char *bad = check_table_file(path, name, dtz, &unlisted, why, sizeof why);
+    if (unlisted) {
+        struct stat fst;
+        int verdict = stat(path, &fst) == 0 ? known_verdict(path, &fst) : -1;
+        if (verdict >= 0) { /* probed before */
+            unlisted = false;
+            if (!verdict)
+                bad = "damaged: a test probe failed earlier";
+        }
+    }
+    if (earlier >= 0 && !bad) { /* a good copy after a bad one: this one is used */
+        char *p = strdup(path);
+        if (p) {
+            free(sc->seen.paths[earlier]);
+            sc->seen.paths[earlier] = p;
+            sc->seen.good[earlier] = true;
+            sc->seen.unlisted[earlier] = unlisted;
+        }
+    } else if (earlier < 0) {
+        nameset_add(&sc->seen, name, path, !bad, unlisted);
+    }
+    if (bad) {
+        if (sc->nbad++ < 8)
+            msg_add(&sc->warn, "; bad file %s: %s; not used", path, bad);
+        return;
+    }
+    if (dtz)
+        sc->ndtz++;
+    else
+        sc->nwdl++;
+    if (pieces > sc->maxp)
+        sc->maxp = pieces;
+}
+
+/* One folder of the path: it must be a readable directory; each of its
+ * table files is scanned. */
+static void scan_dir(Scan *sc, const char *dir)
+{
+    sc->ndirs++;
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        msg_add(&sc->warn, "; directory '%s' %s", dir, errno == ENOENT ? "does not exist" : strerror(errno));
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        msg_add(&sc->warn, "; '%s' is not a directory", dir);
+        return;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        msg_add(&sc->warn, "; directory '%s' is not readable (%s)", dir, strerror(errno));
+        return;
+    }
+    const char sep[2] = {PATH_LIST_SEP, '\0'};
+    if (*sc->clean)
+        strcat(sc->clean, sep);
+    strcat(sc->clean, dir);
+    int here = 0, refused = sc->nbad;
+    for (struct dirent *e; (e = readdir(d));) {
+        bool dtz;
+        int pieces = table_name_pieces(e->d_name, &dtz);
+        if (!pieces || strlen(e->d_name) >= 32)
+            continue;
+        here++;
+        scan_file(sc, dir, e->d_name, pieces, dtz);
+    }
+    closedir(d);
+    if (!here)
+        msg_add(&sc->warn, "; '%s' holds no .rtbw/.rtbz files", dir);
+    if (sc->nbad == refused) {
+        if (*sc->kept)
+            strcat(sc->kept, sep);
+        strcat(sc->kept, dir);
+    }
+}
+
+/* Good WDL files whose DTZ partner is missing or bad. */
+static int wdl_without_dtz(const NameSet *seen)
+{
+    int n = 0;
+    for (int i = 0; i < seen->count; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s", seen->names[i]);
+        size_t len = strlen(name);
+        if (!seen->good[i] || name[len - 1] != 'w')
+            continue;
+        name[len - 1] = 'z';
+        int j = nameset_find(seen, name);
+        if (j < 0 || !seen->good[j])
+            n++;
+    }
+    return n;
+}
+
+/* The path Fathom gets: the readable folders, or, when some file was
+ * refused, a folder of links to the good ones (Fathom would open the
+ * refused files). Fathom must never see an empty component ("a::b", a
+ * trailing ':'): it reads past its buffer. It skips files of a wrong size
+ * itself (printing a line of its own); a file with a wrong magic number makes
+ * the probes of that material fail, which every caller handles as "not in the
+ * tables". "" when there is nothing to give it. */
+static const char *fathom_path(Scan *sc)
+{
+#ifdef _WIN32
+    if (sc->nbad == 0)
+        return sc->clean;
+    sc->nwdl = 0; /* no links on Windows: see tb_set_path() */
+    msg_add(&sc->warn, "%s", LEFT_OUT);
+    return "";
+#else
+    remove_links_dir(links_dir);
+    if (sc->nbad == 0)
+        return sc->clean;
+    bool linked = make_links_dir(links_dir, sizeof links_dir);
+    for (int i = 0; linked && i < sc->seen.count; i++)
+        if (sc->seen.good[i] && !add_link(links_dir, sc->seen.names[i], sc->seen.paths[i]))
+            linked = false;
+    if (linked)
+        return links_dir;
+    remove_links_dir(links_dir);
+    sc->nwdl = 0;
+    msg_add(&sc->warn, "; cannot set aside the bad files (no folder of links in /tmp: %s)", strerror(errno));
+    return "";
+#endif
+}
+
+/* The one-line summary of what is loaded, with the warnings. */
+static void summarise(Msg *m, const Scan *sc, const char *paths, bool ok)
+{
+    const char *warnings = sc->warn.buf && sc->warn.len > 2 ? sc->warn.buf + 2 : NULL;
+    if (sc->ndirs == 0) {
+        msg_add(m, "no directory in the tablebase path '%s'; tablebases off", paths);
+    } else if (!ok) {
+        msg_add(m, "no usable tablebase files in '%s'", paths);
+        if (warnings)
+            msg_add(m, " (%s)", warnings);
+        msg_add(m, "; tablebases off");
+    } else {
+        int nodtz = wdl_without_dtz(&sc->seen);
+        msg_add(m, "found %d tablebase file%s (%d WDL, %d DTZ), up to %d pieces", sc->nwdl + sc->ndtz,
+                sc->nwdl + sc->ndtz == 1 ? "" : "s", sc->nwdl, sc->ndtz, tb_max_pieces());
+        if (nodtz)
+            msg_add(m, "; warning: %d WDL table%s without a usable DTZ table (root moves then ranked by WDL only)",
+                    nodtz, nodtz == 1 ? "" : "s");
+        if (warnings)
+            msg_add(m, "; warning: %s", warnings);
+        if (sc->maxp > tb_max_pieces())
+            msg_add(m, "; warning: files with up to %d pieces, but Fathom uses only up to %d", sc->maxp,
+                    tb_max_pieces());
+    }
+}
+
+/* Nothing loaded: Fathom's re-initialisation frees the old tables itself
+ * (tb_free() would leave Fathom unusable). */
+static void tables_off(void)
+{
+    fathom_init("");
+#ifndef _WIN32
+    remove_links_dir(links_dir);
+#endif
+}
+
 bool tb_set_path(const char *paths, char *msg, size_t n)
 {
     Msg m = {msg, n, 0};
     if (msg && n)
         msg[0] = '\0';
-
-    /* Nothing loaded while we look; Fathom's re-initialisation frees the old
-     * tables itself (tb_free() would leave Fathom unusable). */
-    tb_set_max_pieces(0);
+    tb_set_max_pieces(0); /* nothing loaded while we look */
     tables_set_up = 0;
 #ifndef _WIN32
     static bool cleanup_registered;
@@ -311,209 +493,64 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
         cleanup_registered = atexit(remove_links_at_exit) == 0;
 #endif
     if (!paths || !*paths || !strcmp(paths, "<empty>")) {
-        fathom_init("");
-#ifndef _WIN32
-        remove_links_dir(links_dir);
-#endif
+        tables_off();
         msg_add(&m, "tablebases off");
         return true;
     }
 
-    char *copy = strdup(paths), *clean = calloc(strlen(paths) + 1, 1), *kept = calloc(strlen(paths) + 1, 1);
-    if (!copy || !clean || !kept) {
-        free(copy);
-        free(clean);
-        free(kept);
-        fathom_init("");
+    char *copy = strdup(paths);
+    Scan sc = {.clean = calloc(strlen(paths) + 1, 1), .kept = calloc(strlen(paths) + 1, 1),
+               .warn = {malloc(2048), 2048, 0}};
+    if (!copy || !sc.clean || !sc.kept || !sc.warn.buf) {
+        free(copy), free(sc.clean), free(sc.kept), free(sc.warn.buf);
+        tables_off();
         msg_add(&m, "out of memory");
         return false;
     }
-    NameSet seen = {0};
-    int nwdl = 0, ndtz = 0, nbad = 0, maxp = 0, ndirs = 0;
-    Msg warn = {malloc(2048), 2048, 0};
-    if (warn.buf)
-        warn.buf[0] = '\0';
-
-    const char sep[2] = {PATH_LIST_SEP, '\0'};
+    sc.warn.buf[0] = '\0';
     for (char *dir = copy, *next; dir; dir = next) {
         next = strchr(dir, PATH_LIST_SEP);
         if (next)
             *next++ = '\0';
         path_trim(dir); /* Windows' stat refuses "C:\tb\" */
-        if (!*dir)
-            continue;
-        ndirs++;
-        struct stat st;
-        if (stat(dir, &st) != 0) {
-            msg_add(&warn, "; directory '%s' %s", dir,
-                    errno == ENOENT ? "does not exist" : strerror(errno));
-            continue;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            msg_add(&warn, "; '%s' is not a directory", dir);
-            continue;
-        }
-        DIR *d = opendir(dir);
-        if (!d) {
-            msg_add(&warn, "; directory '%s' is not readable (%s)", dir, strerror(errno));
-            continue;
-        }
-        if (*clean)
-            strcat(clean, sep);
-        strcat(clean, dir);
-        int here = 0, refused = 0;
-        for (struct dirent *e; (e = readdir(d));) {
-            bool dtz;
-            int pieces = table_name_pieces(e->d_name, &dtz);
-            if (!pieces || strlen(e->d_name) >= 32)
-                continue;
-            here++;
-            int earlier = nameset_find(&seen, e->d_name);
-            if (earlier >= 0 && seen.good[earlier])
-                continue; /* shadowed by the good copy in an earlier directory */
-            char path[PATH_MAX], why[160];
-            snprintf(path, sizeof path, "%s" DIR_SEP "%s", dir, e->d_name);
-            bool unlisted;
-            const char *bad = check_table_file(path, e->d_name, dtz, &unlisted, why, sizeof why);
-            if (unlisted) {
-                struct stat fst;
-                int verdict = stat(path, &fst) == 0 ? known_verdict(path, &fst) : -1;
-                if (verdict >= 0) { /* probed before */
-                    unlisted = false;
-                    if (!verdict)
-                        bad = "damaged: a test probe failed earlier";
-                }
-            }
-            if (earlier >= 0 && !bad) { /* a good copy after a bad one: this one is used */
-                char *p = strdup(path);
-                if (p) {
-                    free(seen.paths[earlier]);
-                    seen.paths[earlier] = p;
-                    seen.good[earlier] = true;
-                    seen.unlisted[earlier] = unlisted;
-                }
-            } else if (earlier < 0) {
-                nameset_add(&seen, e->d_name, path, !bad, unlisted);
-            }
-            if (bad) {
-                refused++;
-                if (nbad++ < 8)
-                    msg_add(&warn, "; bad file %s: %s; not used", path, bad);
-                continue;
-            }
-            if (dtz)
-                ndtz++;
-            else
-                nwdl++;
-            if (pieces > maxp)
-                maxp = pieces;
-        }
-        closedir(d);
-        if (!here)
-            msg_add(&warn, "; '%s' holds no .rtbw/.rtbz files", dir);
-        if (!refused) {
-            if (*kept)
-                strcat(kept, sep);
-            strcat(kept, dir);
-        }
+        if (*dir)
+            scan_dir(&sc, dir);
     }
-    probe_unlisted(&seen, &warn, &nbad, &nwdl, &ndtz);
-    if (nbad > 8)
-        msg_add(&warn, "; %d more bad files", nbad - 8);
+    probe_unlisted(&sc.seen, &sc.warn, &sc.nbad, &sc.nwdl, &sc.ndtz);
+    if (sc.nbad > 8)
+        msg_add(&sc.warn, "; %d more bad files", sc.nbad - 8);
 
-    /* WDL files whose DTZ partner is missing or bad. */
-    int nodtz = 0;
-    for (int i = 0; i < seen.count; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s", seen.names[i]);
-        size_t len = strlen(name);
-        if (!seen.good[i] || name[len - 1] != 'w')
-            continue;
-        name[len - 1] = 'z';
-        int j = nameset_find(&seen, name);
-        if (j < 0 || !seen.good[j])
-            nodtz++;
-    }
-
-    /* Fathom gets only the readable directories: it reads past its buffer on
-     * an empty component ("a::b", a trailing ':'). It skips files of a wrong
-     * size itself (printing a line of its own); a file with a wrong magic
-     * number makes the probes of that material fail, which every caller
-     * handles as "not in the tables". */
-    const char *fathom_path = clean;
 #ifdef _WIN32
     /* Fathom would open the refused files, and Windows makes no links
-     * without privileges: the tables are set up again from the folders that
+     * without privileges: the path is set up again from the folders that
      * hold no refused file (a good copy in a later folder is then used). */
-#define LEFT_OUT "; a folder holding a refused file is left out whole (Windows: no links to set single files aside)"
     static bool again;
-    if (nbad > 0 && !again && *kept) {
+    if (sc.nbad > 0 && !again && *sc.kept) {
         again = true;
-        bool ok = tb_set_path(kept, msg, n);
+        bool ok = tb_set_path(sc.kept, msg, n);
         again = false;
         m.len = msg && n ? strlen(msg) : 0;
-        if (warn.buf && warn.len > 2)
-            msg_add(&m, "; warning: %s%s", warn.buf + 2, LEFT_OUT);
-        free(warn.buf);
-        nameset_free(&seen);
+        if (sc.warn.len > 2)
+            msg_add(&m, "; warning: %s%s", sc.warn.buf + 2, LEFT_OUT);
+        free(sc.warn.buf);
+        nameset_free(&sc.seen);
         free(copy);
-        free(clean);
-        free(kept);
+        free(sc.clean);
+        free(sc.kept);
         return ok;
     }
-    if (nbad > 0) {
-        fathom_path = "";
-        nwdl = 0;
-        msg_add(&warn, "%s", LEFT_OUT);
-    }
-#else
-    remove_links_dir(links_dir);
-    if (nbad > 0) {
-        /* Fathom would open the refused files: it gets links to the good ones. */
-        bool linked = make_links_dir(links_dir, sizeof links_dir);
-        for (int i = 0; linked && i < seen.count; i++)
-            if (seen.good[i] && !add_link(links_dir, seen.names[i], seen.paths[i]))
-                linked = false;
-        if (linked) {
-            fathom_path = links_dir;
-        } else {
-            remove_links_dir(links_dir);
-            fathom_path = "";
-            nwdl = 0;
-            msg_add(&warn, "; cannot set aside the bad files (no folder of links in /tmp: %s)", strerror(errno));
-        }
-    }
 #endif
-    fathom_init(fathom_path);
-    bool ok = TB_LARGEST > 0 && nwdl > 0;
+    fathom_init(fathom_path(&sc));
+    bool ok = TB_LARGEST > 0 && sc.nwdl > 0;
     tb_set_max_pieces(ok ? (int)TB_LARGEST : 0);
-    tables_set_up = ok ? set_up_tables(&seen) : 0;
+    tables_set_up = ok ? set_up_tables(&sc.seen) : 0;
+    summarise(&m, &sc, paths, ok);
 
-    const char *warnings = warn.buf && warn.len > 2 ? warn.buf + 2 : NULL;
-    if (ndirs == 0) {
-        msg_add(&m, "no directory in the tablebase path '%s'; tablebases off", paths);
-    } else if (!ok) {
-        msg_add(&m, "no usable tablebase files in '%s'", paths);
-        if (warnings)
-            msg_add(&m, " (%s)", warnings);
-        msg_add(&m, "; tablebases off");
-    } else {
-        msg_add(&m, "found %d tablebase file%s (%d WDL, %d DTZ), up to %d pieces", nwdl + ndtz,
-                nwdl + ndtz == 1 ? "" : "s", nwdl, ndtz, tb_max_pieces());
-        if (nodtz)
-            msg_add(&m, "; warning: %d WDL table%s without a usable DTZ table (root moves then ranked by WDL only)",
-                    nodtz, nodtz == 1 ? "" : "s");
-        if (warnings)
-            msg_add(&m, "; warning: %s", warnings);
-        if (maxp > tb_max_pieces())
-            msg_add(&m, "; warning: files with up to %d pieces, but Fathom uses only up to %d", maxp, tb_max_pieces());
-    }
-
-    free(warn.buf);
-    nameset_free(&seen);
+    free(sc.warn.buf);
+    nameset_free(&sc.seen);
     free(copy);
-    free(clean);
-    free(kept);
+    free(sc.clean);
+    free(sc.kept);
     return ok;
 }
 

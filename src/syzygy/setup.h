@@ -18,7 +18,7 @@
  * Safe to call any number of times; not while a search runs. */
 bool tb_set_path(const char *paths, char *msg, size_t n);
 
-/* WDL tables probed once by tb_set_path() (each must be: see tb.c). */
+/* WDL tables probed once by tb_set_path() (each must be: see setup.c). */
 int tb_tables_set_up(void);
 
 /* The directory "tablebases" next to the running executable (or in one of

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../args.h"
 #include "../engine.h"
 #include "../eval.h"
 #include "../fen.h"
@@ -35,15 +37,13 @@
 typedef struct {
     const char *openings, *out, *pgn, *eval, *format;
     int games, nodes, hard_nodes, seed, skip_plies, random_plies, per_game, threads;
-    long long target; /* --positions: stop once this many were written (0: no target) */
+    int64_t target;   /* --positions: stop once this many were written (0: no target) */
     long long resumed; /* bytes already in the file: a second run with the same seed plays other games */
     bool binary;
     SearchParams params; /* full strength, one thread, the default tablebase limits */
 } DatagenArgs;
 
-static int usage(void)
-{
-    fprintf(stderr,
+static const char usage[] =
             "usage: hexe datagen [--games N] [--positions N] [--threads N] [--nodes N] [--hard-nodes N]\n"
             "                    [--openings FILE.epd] [--out FILE] [--format text|bin] [--seed N]\n"
             "                    [--eval NAME] [--random-plies N] [--per-game N] [--skip-plies N]\n"
@@ -67,9 +67,7 @@ static int usage(void)
             "plies (default 8).\n"
             "--pgn FILE: no games are played; the quiet positions (not in check, the move\n"
             "played not a capture or promotion) of the finished games of FILE are written\n"
-            "with each game's result instead (text only).\n");
-    return 2;
-}
+            "with each game's result instead (text only).\n";
 
 static char **load_openings(const char *path, int *n)
 {
@@ -566,77 +564,46 @@ static int pgn_positions(const DatagenArgs *a, int fd, uint64_t *rng)
     return games ? 0 : 1;
 }
 
-/* True when the command line names --random-plies (a negative count is then an error). */
-static bool i_gave_random_plies(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--random-plies"))
-            return true;
-    return false;
-}
-
 int datagen_main(int argc, char **argv)
 {
     DatagenArgs a = {NULL, "datagen.txt", NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, 0, false,
                      search_params_default()};
-    for (int i = 1; i < argc; i += 2) {
-        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(k, "--help") || !v)
-            return usage();
-        if (!strcmp(k, "--games"))
-            a.games = atoi(v);
-        else if (!strcmp(k, "--positions"))
-            a.target = atoll(v);
-        else if (!strcmp(k, "--threads"))
-            a.threads = atoi(v);
-        else if (!strcmp(k, "--nodes"))
-            a.nodes = atoi(v);
-        else if (!strcmp(k, "--hard-nodes"))
-            a.hard_nodes = atoi(v);
-        else if (!strcmp(k, "--openings"))
-            a.openings = v;
-        else if (!strcmp(k, "--out"))
-            a.out = v;
-        else if (!strcmp(k, "--format"))
-            a.format = v;
-        else if (!strcmp(k, "--seed"))
-            a.seed = atoi(v);
-        else if (!strcmp(k, "--eval"))
-            a.eval = v;
-        else if (!strcmp(k, "--random-plies"))
-            a.random_plies = atoi(v);
-        else if (!strcmp(k, "--per-game"))
-            a.per_game = atoi(v);
-        else if (!strcmp(k, "--skip-plies"))
-            a.skip_plies = atoi(v);
-        else if (!strcmp(k, "--pgn"))
-            a.pgn = v;
-        else
-            return usage();
-    }
+    bool gave_random_plies = false;
+    const ArgSpec specs[] = {
+        ARG_SPEC_INT("--games", &a.games, 0, INT_MAX),
+        ARG_SPEC_INT64("--positions", &a.target, 0, 1e15),
+        ARG_SPEC_INT("--threads", &a.threads, 1, 256),
+        ARG_SPEC_INT("--nodes", &a.nodes, 1, 1e9),
+        ARG_SPEC_INT("--hard-nodes", &a.hard_nodes, 1, INT_MAX),
+        ARG_SPEC_STRING("--openings", &a.openings),
+        ARG_SPEC_STRING("--out", &a.out),
+        ARG_SPEC_STRING("--format", &a.format),
+        ARG_SPEC_INT("--seed", &a.seed, 0, 0),
+        ARG_SPEC_STRING("--eval", &a.eval),
+        {.name = "--random-plies", .kind = ARG_INT, .dest = &a.random_plies, .max = 1000, .given = &gave_random_plies},
+        ARG_SPEC_INT("--per-game", &a.per_game, 0, INT_MAX),
+        ARG_SPEC_INT("--skip-plies", &a.skip_plies, 0, INT_MAX),
+        ARG_SPEC_STRING("--pgn", &a.pgn),
+    };
+    ArgsResult r = args_parse("datagen", argc, argv, specs, ARG_SPECS(specs));
     size_t len = strlen(a.out);
     a.binary = a.format ? !strcmp(a.format, "bin") : len > 4 && !strcmp(a.out + len - 4, ".bin");
-    if (a.format && strcmp(a.format, "bin") && strcmp(a.format, "text"))
-        return usage();
+    if (r == ARGS_OK && a.format && strcmp(a.format, "bin") && strcmp(a.format, "text"))
+        r = args_error("datagen", "--format is text or bin, not '%s'", a.format);
     if (a.games < 0)
         a.games = a.binary ? 0 : 1000;
-    if (a.random_plies < 0 && i_gave_random_plies(argc, argv))
-        return usage();
-    if (a.random_plies < 0)
+    if (!gave_random_plies)
         a.random_plies = a.openings ? 4 : 8;
     if (a.hard_nodes <= 0)
         a.hard_nodes = a.nodes * 8;
-    if (a.per_game < 0 || a.skip_plies < 0 || a.nodes < 1 || a.hard_nodes < a.nodes ||
-        a.threads < 1 || a.threads > 256 || a.target < 0)
-        return usage();
-    if (a.pgn && a.binary) {
-        fprintf(stderr, "datagen: --pgn writes text only (a PGN has no search scores)\n");
-        return 2;
-    }
-    if (a.eval && !eval_select(a.eval)) {
-        fprintf(stderr, "datagen: no evaluator named '%s'\n", a.eval);
-        return 2;
-    }
+    if (r == ARGS_OK && a.hard_nodes < a.nodes)
+        r = args_error("datagen", "--hard-nodes %d is below --nodes %d", a.hard_nodes, a.nodes);
+    if (r == ARGS_OK && a.pgn && a.binary)
+        r = args_error("datagen", "--pgn writes text only (a PGN has no search scores)");
+    if (r != ARGS_OK)
+        return args_finish(r, usage);
+    if (a.eval && !eval_choose(&a.params.eval, a.eval))
+        return args_finish(args_error("datagen", "no usable evaluator named '%s'", a.eval), usage);
     int fd = open(a.out, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0 || !repair_tail(fd, a.binary, &a.resumed)) {
         fprintf(stderr, "datagen: cannot write %s\n", a.out);

@@ -11,6 +11,7 @@
  * out. Adam with decoupled weight decay, mini-batches, and early stopping on
  * held-out positions: the weights with the lowest held-out error are written,
  * rounded as net.h says, to a hexe_net.inc. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "nettrain.h"
 
+#include "../args.h"
 #include "../eval/hexe.h"
 #include "../eval/net.h"
 #include "../fen.h"
@@ -48,6 +50,12 @@ static int load(Set *d, const char *path, int max)
     char line[512], err[160];
     Position pos;
     memset(&pos, 0, sizeof pos);
+    EvalContext *ctx = eval_context_new(); /* the hexe evaluator's caches */
+    if (!ctx || !eval_choose(&ctx->use, "hexe")) {
+        eval_context_free(ctx);
+        fclose(fp);
+        return -1;
+    }
     while (fgets(line, sizeof line, fp) && (!max || d->n < max)) {
         char *bar = strchr(line, '|');
         if (!bar)
@@ -56,7 +64,7 @@ static int load(Set *d, const char *path, int max)
         bool corrected;
         if (!pos_set_fen(&pos, line, err, sizeof err))
             continue;
-        int hce = hexe_base_eval(&pos, &corrected);
+        int hce = hexe_base_eval(ctx, &pos, &corrected);
         if (!corrected)
             continue;
         if (d->n == cap) {
@@ -85,11 +93,12 @@ static int load(Set *d, const char *path, int max)
         double r = atof(bar + 1);
         d->y[i] = (float)(stm == WHITE ? r : 1 - r);
         d->hce[i] = (float)hce;
-        d->full[i] = (float)(hce + net_correction(&pos));
+        d->full[i] = (float)evaluate(ctx, &pos); /* hce plus the correction */
         d->n++;
     }
     fclose(fp);
     pos_free(&pos);
+    eval_context_free(ctx);
     return d->n;
 }
 
@@ -225,9 +234,7 @@ static int check(const char *path)
     return 0;
 }
 
-static int usage(void)
-{
-    fprintf(stderr,
+static const char usage[] =
             "usage: hexe nettrain --data FILE --validate FILE [--hidden H] [--epochs E] [--lr X] [--wd X]\n"
             "                     [--batch N] [--max N] [--out hexe_net.inc]\n"
             "       hexe nettrain --check FILE\n"
@@ -236,45 +243,32 @@ static int usage(void)
             "weights with the lowest error on the --validate positions as a hexe_net.inc.\n"
             "Defaults: --hidden 64 --epochs 40 --lr 0.0005 (cosine decay) --wd 2 (first layer) --batch 1024.\n"
             "To use the weights, copy the file to src/eval/hexe_net.inc and rebuild.\n"
-            "--check FILE: the error of the evaluation built in, without and with the correction.\n");
-    return 2;
-}
+            "--check FILE: the error of the evaluation built in, without and with the correction.\n";
 
 int nettrain_main(int argc, char **argv)
 {
-    const char *data = NULL, *val = NULL, *out = "hexe_net.inc";
+    const char *data = NULL, *val = NULL, *out = "hexe_net.inc", *check_file = NULL;
     int epochs = 40, batch = 1024, max = 0;
     double lr = 5e-4;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            return usage();
-        i++;
-        if (!strcmp(a, "--check"))
-            return check(v);
-        else if (!strcmp(a, "--data"))
-            data = v;
-        else if (!strcmp(a, "--validate"))
-            val = v;
-        else if (!strcmp(a, "--hidden"))
-            H = atoi(v);
-        else if (!strcmp(a, "--epochs"))
-            epochs = atoi(v);
-        else if (!strcmp(a, "--lr"))
-            lr = atof(v);
-        else if (!strcmp(a, "--wd"))
-            wd = atof(v);
-        else if (!strcmp(a, "--batch"))
-            batch = atoi(v);
-        else if (!strcmp(a, "--max"))
-            max = atoi(v);
-        else if (!strcmp(a, "--out"))
-            out = v;
-        else
-            return usage();
-    }
-    if (!data || !val || H < 1 || H > MAXH || batch < 1 || epochs < 1)
-        return usage();
+    const ArgSpec specs[] = {
+        ARG_SPEC_STRING("--check", &check_file),
+        ARG_SPEC_STRING("--data", &data),
+        ARG_SPEC_STRING("--validate", &val),
+        ARG_SPEC_INT("--hidden", &H, 1, MAXH),
+        ARG_SPEC_INT("--epochs", &epochs, 1, 1e6),
+        ARG_SPEC_DOUBLE("--lr", &lr, 1e-12, 10),
+        ARG_SPEC_DOUBLE("--wd", &wd, 0, 1e6),
+        ARG_SPEC_INT("--batch", &batch, 1, 1 << 24),
+        ARG_SPEC_INT("--max", &max, 0, INT_MAX),
+        ARG_SPEC_STRING("--out", &out),
+    };
+    ArgsResult r = args_parse("nettrain", argc, argv, specs, ARG_SPECS(specs));
+    if (r == ARGS_OK && check_file)
+        return check(check_file);
+    if (r == ARGS_OK && (!data || !val))
+        r = args_error("nettrain", "--data and --validate are both needed");
+    if (r != ARGS_OK)
+        return args_finish(r, usage);
     Set tr = {0}, va = {0};
     if (load(&tr, data, max) <= 0 || load(&va, val, 0) <= 0) {
         free_set(&tr), free_set(&va);

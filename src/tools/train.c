@@ -28,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../args.h"
 #include "../eval/nnue.h"
 #include "packed.h"
+#include "trainset.h"
 #include "../timeman.h"
 
 #define CLIP 1.98f
@@ -39,8 +41,7 @@ typedef struct {
     const char *data[MAX_FILES], *out, *init, *log;
     int ndata, hidden, buckets, epochs, batch, threads;
     double lr, lr_end, lambda, val, wd, scale;
-    long long epoch_size, max_positions;
-    unsigned seed;
+    int64_t epoch_size, max_positions, seed;
     bool mirror;
 } TrainArgs;
 
@@ -71,109 +72,6 @@ static bool params_alloc(Params *p, int hidden, int buckets)
 static float uniform(uint64_t *rng, float r)
 {
     return r * (2.0f * (float)(xorshift64(rng) >> 11) / 9007199254740992.0f - 1.0f);
-}
-
-/* ---- Data ---- */
-
-typedef struct {
-    PackedPos *rec;
-    long long n; /* the training records; the held-out ones are kept apart */
-} Data;
-
-static bool read_records(const char *path, Data *d, double val, long long max, PackedPos **val_out, long long *nval)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f || fseek(f, 0, SEEK_END) != 0) {
-        fprintf(stderr, "train: cannot read %s: %s\n", path, strerror(errno));
-        if (f)
-            fclose(f);
-        return false;
-    }
-    long long n = ftell(f) / PACKED_SIZE;
-    if (max && n > max)
-        n = max;
-    rewind(f);
-    PackedPos *buf = malloc((size_t)(n ? n : 1) * sizeof *buf);
-    if (!buf || (long long)fread(buf, sizeof *buf, (size_t)n, f) != n) {
-        fprintf(stderr, "train: cannot read %lld records of %s\n", n, path);
-        free(buf);
-        fclose(f);
-        return false;
-    }
-    fclose(f);
-    /* The last val fraction of the file (whole games) is held out. */
-    long long nv = (long long)((double)n * val), nt = n - nv;
-    PackedPos *rec = realloc(d->rec, (size_t)(d->n + nt + 1) * sizeof *rec);
-    PackedPos *vr = realloc(*val_out, (size_t)(*nval + nv + 1) * sizeof *vr);
-    if (!rec || !vr) {
-        free(buf);
-        return false;
-    }
-    memcpy(rec + d->n, buf, (size_t)nt * sizeof *buf);
-    memcpy(vr + *nval, buf + nt, (size_t)nv * sizeof *buf);
-    d->rec = rec, d->n += nt;
-    *val_out = vr, *nval += nv;
-    free(buf);
-    fprintf(stderr, "train: %s: %lld positions (%lld held out)\n", path, n, nv);
-    return true;
-}
-
-int train_features(const Unpacked *u, bool mirror, uint16_t us[32], uint16_t them[32])
-{
-    for (int sq = 0; sq < 64 && mirror; sq++)
-        mirror = !u->castle_rook[sq];
-    int flip = mirror ? 7 : 0, n = 0;
-    for (int sq = 0; sq < 64; sq++)
-        if (u->piece[sq] != EMPTY && n < 32) {
-            us[n] = (uint16_t)nnue_feature(u->side, u->piece[sq], sq ^ flip);
-            them[n++] = (uint16_t)nnue_feature(!u->side, u->piece[sq], sq ^ flip);
-        }
-    return n;
-}
-
-/* A record as the inputs of both perspectives (train_features) and the side
- * to move's score and result. False for a record that does not decode. */
-typedef struct {
-    int n;
-    uint16_t us[32], them[32];
-    float score, result;
-} Sample;
-
-static bool sample_of(const PackedPos *r, Sample *s, bool mirror)
-{
-    Unpacked u;
-    if (!packed_decode(r, &u))
-        return false;
-    s->n = train_features(&u, mirror, s->us, s->them);
-    float sign = u.side == WHITE ? 1.0f : -1.0f;
-    s->score = sign * (float)u.score;
-    s->result = u.side == WHITE ? (float)u.result / 2.0f : 1.0f - (float)u.result / 2.0f;
-    return true;
-}
-
-static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
-
-/* The K at which sigmoid(score / K) best predicts the results. */
-static double fit_scale(const Data *d)
-{
-    long long step = d->n > 1000000 ? d->n / 1000000 : 1;
-    double lo = 50, hi = 2000;
-    for (int it = 0; it < 60; it++) {
-        double k[2] = {lo + (hi - lo) / 3, hi - (hi - lo) / 3}, e[2] = {0, 0};
-        for (int j = 0; j < 2; j++)
-            for (long long i = 0; i < d->n; i += step) {
-                Sample s;
-                if (sample_of(&d->rec[i], &s, false)) {
-                    double x = sigmoid(s.score / k[j]) - s.result;
-                    e[j] += x * x;
-                }
-            }
-        if (e[0] < e[1])
-            hi = k[1];
-        else
-            lo = k[0];
-    }
-    return (lo + hi) / 2;
 }
 
 /* ---- Forward and backward ---- */
@@ -416,285 +314,349 @@ static bool check_quantised(const char *path, const Params *p, const PackedPos *
     return true;
 }
 
-/* ---- The trainer ---- */
+/* ---- The command line ---- */
 
-static int usage(void)
-{
-    fprintf(stderr,
-            "usage: hexe train --data FILE.bin [--data FILE2.bin ...] [--out FILE.nnue]\n"
-            "                  [--hidden N] [--epochs N] [--epoch-size N] [--batch N] [--threads N]\n"
-            "                  [--lr X] [--lr-end X] [--lambda X] [--wd X] [--val X] [--scale K]\n"
-            "                  [--init FILE.nnue] [--log FILE.csv] [--max-positions N] [--seed N]\n"
-            "                  [--mirror 0|1] [--buckets N]\n"
-            "Trains the nnue evaluator's network on datagen's records (docs/nnue.md).\n"
-            "--hidden N: hidden units, a multiple of 32 up to %d (default 128).\n"
-            "--buckets N: output layers, 1 to %d (default: --init's, else 1), one chosen\n"
-            "by the number of pieces on the board.\n"
-            "--epochs N (default 20) of --epoch-size positions (default: the training set).\n"
-            "--batch N (default 16384); --threads N (default 2).\n"
-            "--lr X (default 0.001) falls along a cosine to --lr-end X (default 0.00001).\n"
-            "--lambda X: the weight of the game result in the target, 0..1 (default 0.3;\n"
-            "the rest is the search's score). --wd X: AdamW's weight decay (default 0.01).\n"
-            "--val X: the fraction of each file's last games held out (default 0.02).\n"
-            "--scale K: centipawns per unit of output (default: --init's, else fitted\n"
-            "to the data).\n"
-            "--init FILE: start from that network (default: random weights); one with\n"
-            "fewer hidden units is grown to --hidden, its new units without output\n"
-            "weights at first, so that training starts from what FILE computes.\n"
-            "--mirror 1 (the default): each pass reads a random half of the positions\n"
-            "without castling rights with their files flipped (a-h), the same position\n"
-            "to the rules and its score; 0 reads every position as it is.\n"
-            "--log FILE: epoch, train loss, validation loss, lr, positions/s as CSV\n"
-            "(scripts/plot-loss draws it). Writes the weights of the epoch with the\n"
-            "lowest validation loss to --out (default hexe.nnue).\n",
-            NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS);
-    return 2;
-}
+static const char usage[] =
+    "usage: hexe train --data FILE.bin [--data FILE2.bin ...] [--out FILE.nnue]\n"
+    "                  [--hidden N] [--epochs N] [--epoch-size N] [--batch N] [--threads N]\n"
+    "                  [--lr X] [--lr-end X] [--lambda X] [--wd X] [--val X] [--scale K]\n"
+    "                  [--init FILE.nnue] [--log FILE.csv] [--max-positions N] [--seed N]\n"
+    "                  [--mirror 0|1] [--buckets N]\n"
+    "Trains the nnue evaluator's network on datagen's records (docs/nnue.md).\n"
+    "--hidden N: hidden units, a multiple of 32 up to 512 (default 128).\n"
+    "--buckets N: output layers, 1 to 8 (default: --init's, else 1), one chosen\n"
+    "by the number of pieces on the board.\n"
+    "--epochs N (default 20) of --epoch-size positions (default: the training set).\n"
+    "--batch N (default 16384); --threads N (default 2).\n"
+    "--lr X (default 0.001) falls along a cosine to --lr-end X (default 0.00001).\n"
+    "--lambda X: the weight of the game result in the target, 0..1 (default 0.3;\n"
+    "the rest is the search's score). --wd X: AdamW's weight decay (default 0.01).\n"
+    "--val X: the fraction of each file's last games held out (default 0.02).\n"
+    "--scale K: centipawns per unit of output (default: --init's, else fitted\n"
+    "to the data).\n"
+    "--init FILE: start from that network (default: random weights); one with\n"
+    "fewer hidden units is grown to --hidden, its new units without output\n"
+    "weights at first, so that training starts from what FILE computes.\n"
+    "--mirror 1 (the default): each pass reads a random half of the positions\n"
+    "without castling rights with their files flipped (a-h), the same position\n"
+    "to the rules and its score; 0 reads every position as it is.\n"
+    "--log FILE: epoch, train loss, validation loss, lr, positions/s as CSV\n"
+    "(scripts/plot-loss draws it). Writes the weights of the epoch with the\n"
+    "lowest validation loss to --out (default hexe.nnue).\n";
 
-static bool parse(int argc, char **argv, TrainArgs *a)
+_Static_assert(NNUE_MAX_HIDDEN == 512 && NNUE_MAX_BUCKETS == 8, "train's usage names the limits");
+
+static ArgsResult parse(int argc, char **argv, TrainArgs *a)
 {
     *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .epochs = 20, .batch = 16384, .threads = 2,
-                     .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1,
-                     .mirror = true};
-    for (int i = 1; i < argc; i += 2) {
-        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            return false;
-        char *end = NULL;
-        double x = strtod(v, &end);
-        bool num = end && end != v && !*end;
-        if (!strcmp(k, "--data") && a->ndata < MAX_FILES)
-            a->data[a->ndata++] = v;
-        else if (!strcmp(k, "--out"))
-            a->out = v;
-        else if (!strcmp(k, "--init"))
-            a->init = v;
-        else if (!strcmp(k, "--log"))
-            a->log = v;
-        else if (!num)
-            return false;
-        else if (!strcmp(k, "--hidden"))
-            a->hidden = (int)x;
-        else if (!strcmp(k, "--buckets") && x >= 1)
-            a->buckets = (int)x; /* 0, unset: --init's count, else 1 */
-        else if (!strcmp(k, "--epochs"))
-            a->epochs = (int)x;
-        else if (!strcmp(k, "--epoch-size"))
-            a->epoch_size = (long long)x;
-        else if (!strcmp(k, "--batch"))
-            a->batch = (int)x;
-        else if (!strcmp(k, "--threads"))
-            a->threads = (int)x;
-        else if (!strcmp(k, "--lr"))
-            a->lr = x;
-        else if (!strcmp(k, "--lr-end"))
-            a->lr_end = x;
-        else if (!strcmp(k, "--lambda"))
-            a->lambda = x;
-        else if (!strcmp(k, "--wd"))
-            a->wd = x;
-        else if (!strcmp(k, "--val"))
-            a->val = x;
-        else if (!strcmp(k, "--scale"))
-            a->scale = x;
-        else if (!strcmp(k, "--max-positions"))
-            a->max_positions = (long long)x;
-        else if (!strcmp(k, "--seed"))
-            a->seed = (unsigned)x;
-        else if (!strcmp(k, "--mirror") && (x == 0 || x == 1))
-            a->mirror = x == 1;
-        else
-            return false;
-    }
-    return a->ndata > 0 && a->hidden >= 32 && a->hidden <= NNUE_MAX_HIDDEN && a->hidden % 32 == 0 &&
-           a->buckets <= NNUE_MAX_BUCKETS &&
-           a->epochs >= 1 && a->batch >= 1 && a->threads >= 1 && a->threads <= 64 && a->lr > 0 &&
-           a->lr_end > 0 && a->lambda >= 0 && a->lambda <= 1 && a->val > 0 && a->val < 1 && a->wd >= 0 &&
-           a->scale >= 0 && a->epoch_size >= 0 && a->max_positions >= 0;
+                     .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1};
+    ArgList data = {a->data, MAX_FILES, 0};
+    int mirror = 1;
+    const ArgSpec specs[] = {
+        ARG_SPEC_LIST("--data", &data),
+        ARG_SPEC_STRING("--out", &a->out),
+        ARG_SPEC_STRING("--init", &a->init),
+        ARG_SPEC_STRING("--log", &a->log),
+        ARG_SPEC_INT("--hidden", &a->hidden, 32, NNUE_MAX_HIDDEN),
+        ARG_SPEC_INT("--buckets", &a->buckets, 1, NNUE_MAX_BUCKETS), /* 0, unset: --init's count, else 1 */
+        ARG_SPEC_INT("--epochs", &a->epochs, 1, 1e6),
+        ARG_SPEC_INT64("--epoch-size", &a->epoch_size, 0, 1e15),
+        ARG_SPEC_INT("--batch", &a->batch, 1, 1 << 24),
+        ARG_SPEC_INT("--threads", &a->threads, 1, 64),
+        ARG_SPEC_DOUBLE("--lr", &a->lr, 1e-12, 10),
+        ARG_SPEC_DOUBLE("--lr-end", &a->lr_end, 1e-12, 10),
+        ARG_SPEC_DOUBLE("--lambda", &a->lambda, 0, 1),
+        ARG_SPEC_DOUBLE("--wd", &a->wd, 0, 10),
+        ARG_SPEC_DOUBLE("--val", &a->val, 1e-9, 1 - 1e-9),
+        ARG_SPEC_DOUBLE("--scale", &a->scale, 0, 1e5),
+        ARG_SPEC_INT64("--max-positions", &a->max_positions, 0, 1e15),
+        ARG_SPEC_INT64("--seed", &a->seed, 0, 4294967295.0),
+        ARG_SPEC_INT("--mirror", &mirror, 0, 1),
+    };
+    ArgsResult r = args_parse("train", argc, argv, specs, ARG_SPECS(specs));
+    a->ndata = data.count;
+    a->mirror = mirror == 1;
+    if (r == ARGS_OK && a->hidden % 32)
+        r = args_error("train", "--hidden %d is not a multiple of 32", a->hidden);
+    if (r == ARGS_OK && !a->ndata)
+        r = args_error("train", "no --data file");
+    return r;
 }
 
-int train_main(int argc, char **argv)
+/* ---- The trainer ---- */
+
+/* The training records of every --data file, and the held-out ones. */
+static bool load_data(const TrainArgs *a, TrainSet *d, PackedPos **val, long long *nval)
 {
-    TrainArgs a;
-    if (!parse(argc, argv, &a))
-        return usage();
-    Data d = {0};
-    PackedPos *val = NULL;
-    long long nval = 0;
-    for (int i = 0; i < a.ndata; i++)
-        if (!read_records(a.data[i], &d, a.val, a.max_positions, &val, &nval))
-            return 1;
-    if (d.n < 1 || nval < 1) {
-        fprintf(stderr, "train: too few positions (%lld to train on, %lld held out)\n", d.n, nval);
-        return 1;
+    for (int i = 0; i < a->ndata; i++)
+        if (!trainset_read(a->data[i], d, a->val, a->max_positions, val, nval))
+            return false;
+    if (d->n < 1 || *nval < 1) {
+        fprintf(stderr, "train: too few positions (%lld to train on, %lld held out)\n", d->n, *nval);
+        return false;
     }
-    Network init;
-    if (a.init) {
+    return true;
+}
+
+/* --init's network, checked against --hidden and --buckets; settles the
+ * bucket count (--buckets, else --init's, else 1). */
+static bool read_init(TrainArgs *a, Network *init)
+{
+    if (a->init) {
         char err[256];
-        if (!nnue_read_file(a.init, &init, err, sizeof err)) {
+        if (!nnue_read_file(a->init, init, err, sizeof err)) {
             fprintf(stderr, "train: --init: %s\n", err);
-            return 1;
+            return false;
         }
-        if (a.buckets == 0)
-            a.buckets = init.buckets;
-        if (init.hidden > a.hidden) {
-            fprintf(stderr, "train: --init has %d hidden units, more than --hidden %d\n", init.hidden, a.hidden);
-            nnue_free(&init);
-            return 1;
-        }
-        if (init.buckets != 1 && init.buckets != a.buckets) {
-            fprintf(stderr, "train: --init has %d output buckets, --buckets says %d\n", init.buckets, a.buckets);
-            nnue_free(&init);
-            return 1;
+        if (a->buckets == 0)
+            a->buckets = init->buckets;
+        const char *bad = init->hidden > a->hidden ? "hidden" : init->buckets != 1 && init->buckets != a->buckets
+                                                                   ? "buckets" : NULL;
+        if (bad && !strcmp(bad, "hidden"))
+            fprintf(stderr, "train: --init has %d hidden units, more than --hidden %d\n", init->hidden, a->hidden);
+        else if (bad)
+            fprintf(stderr, "train: --init has %d output buckets, --buckets says %d\n", init->buckets, a->buckets);
+        if (bad) {
+            nnue_free(init);
+            return false;
         }
     }
-    if (a.buckets == 0) /* no --buckets and no --init */
-        a.buckets = 1;
+    if (a->buckets == 0) /* no --buckets and no --init */
+        a->buckets = 1;
+    return true;
+}
+
+/* The weights, Adam's two moments, the best weights so far, and a gradient
+ * for each thread, all of one shape. */
+typedef struct {
     Params p, m, v, best, grad[64];
-    bool ok = params_alloc(&p, a.hidden, a.buckets) && params_alloc(&m, a.hidden, a.buckets) &&
-              params_alloc(&v, a.hidden, a.buckets) && params_alloc(&best, a.hidden, a.buckets);
-    for (int t = 0; t < a.threads && ok; t++)
-        ok = params_alloc(&grad[t], a.hidden, a.buckets);
+    int nparams;
+} Trainer;
+
+static void trainer_free(Trainer *tr)
+{
+    Params *all[] = {&tr->p, &tr->m, &tr->v, &tr->best};
+    for (int i = 0; i < 4; i++)
+        free(all[i]->all);
+    for (int t = 0; t < tr->nparams; t++)
+        free(tr->grad[t].all);
+    memset(tr, 0, sizeof *tr);
+}
+
+static bool trainer_alloc(Trainer *tr, const TrainArgs *a)
+{
+    memset(tr, 0, sizeof *tr);
+    bool ok = params_alloc(&tr->p, a->hidden, a->buckets) && params_alloc(&tr->m, a->hidden, a->buckets) &&
+              params_alloc(&tr->v, a->hidden, a->buckets) && params_alloc(&tr->best, a->hidden, a->buckets);
+    for (int t = 0; t < a->threads && ok; t++, tr->nparams++)
+        ok = params_alloc(&tr->grad[t], a->hidden, a->buckets);
     if (!ok) {
         fprintf(stderr, "train: out of memory\n");
-        return 1;
+        trainer_free(tr);
     }
-    uint64_t rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)a.seed * 0xD1B54A32D192ED03ULL);
-    /* Small random weights: the accumulators start inside SCReLU's slope. */
-    float r1 = 0.5f / sqrtf(32.0f), r2 = 1.0f / sqrtf((float)a.hidden);
+    return ok;
+}
+
+/* The starting weights: --init's (its units first), the rest small and random
+ * so that the accumulators start inside SCReLU's slope. Frees init. */
+static void init_weights(Params *p, TrainArgs *a, Network *init, uint64_t *rng)
+{
+    float r1 = 0.5f / sqrtf(32.0f), r2 = 1.0f / sqrtf((float)a->hidden);
     int grown = 0; /* the first unit --init does not give */
-    if (a.init) {
-        grown = init.hidden;
-        dequantise(&init, &p);
-        if (a.scale == 0) /* its outputs are in units of its own scale */
-            a.scale = init.scale;
-        nnue_free(&init);
+    if (a->init) {
+        grown = init->hidden;
+        dequantise(init, p);
+        if (a->scale == 0) /* its outputs are in units of its own scale */
+            a->scale = init->scale;
+        nnue_free(init);
     }
-    for (size_t f = 0; f < NNUE_INPUTS && grown < a.hidden; f++)
-        for (int h = grown; h < a.hidden; h++)
-            p.w1[f * (size_t)a.hidden + h] = uniform(&rng, r1);
-    for (int h = grown; h < a.hidden; h++)
-        p.b1[h] = 0.25f;
-    for (int h = 0; h < 2 * a.hidden * a.buckets && !a.init; h++)
-        p.w2[h] = uniform(&rng, r2);
-    if (a.scale == 0)
-        a.scale = fit_scale(&d);
-    int scale = (int)lround(a.scale);
-    a.scale = scale; /* the integer scale the network file keeps */
-    FILE *log = a.log ? fopen(a.log, "w") : NULL;
-    if (a.log && !log) {
-        fprintf(stderr, "train: cannot write %s\n", a.log);
-        return 1;
+    for (size_t f = 0; f < NNUE_INPUTS && grown < a->hidden; f++)
+        for (int h = grown; h < a->hidden; h++)
+            p->w1[f * (size_t)a->hidden + h] = uniform(rng, r1);
+    for (int h = grown; h < a->hidden; h++)
+        p->b1[h] = 0.25f;
+    for (int h = 0; h < 2 * a->hidden * a->buckets && !a->init; h++)
+        p->w2[h] = uniform(rng, r2);
+}
+
+/* AdamW on the threads' summed gradients at this step of the cosine
+ * schedule, then the clip that quantisation needs; returns the rate used. */
+static double adamw_step(Trainer *tr, const TrainArgs *a, long long step, long long total_steps)
+{
+    double lr = a->lr_end + 0.5 * (a->lr - a->lr_end) * (1.0 + cos(M_PI * (double)step / (double)total_steps));
+    const float b1 = 0.9f, b2 = 0.999f;
+    float c1 = 1.0f - powf(b1, (float)step), c2 = 1.0f - powf(b2, (float)step);
+    float flr = (float)lr, decay = (float)(lr * a->wd);
+    Params *p = &tr->p, *m = &tr->m, *v = &tr->v;
+    size_t clip_end = p->size - (size_t)a->buckets; /* every weight but the output biases */
+    for (size_t i = 0; i < p->size; i++) {
+        float g = tr->grad[0].all[i];
+        for (int t = 1; t < a->threads; t++)
+            g += tr->grad[t].all[i];
+        m->all[i] = b1 * m->all[i] + (1.0f - b1) * g;
+        v->all[i] = b2 * v->all[i] + (1.0f - b2) * g * g;
+        float x = p->all[i] - decay * p->all[i] - flr * (m->all[i] / c1) / (sqrtf(v->all[i] / c2) + 1e-8f);
+        p->all[i] = i < clip_end ? fminf(fmaxf(x, -CLIP), CLIP) : x;
     }
-    if (log)
-        fprintf(log, "epoch,train,validation,lr,positions_per_s\n");
-    long long per_epoch = a.epoch_size ? a.epoch_size : d.n;
-    uint32_t *perm = malloc((size_t)d.n * sizeof *perm);
-    if (!perm || d.n > UINT32_MAX) {
-        fprintf(stderr, "train: too many positions for one run\n");
-        return 1;
-    }
-    for (long long i = 0; i < d.n; i++)
-        perm[i] = (uint32_t)i;
-    long long cursor = d.n; /* reshuffle at the first batch */
-    float *acc = malloc((size_t)a.threads * 2 * a.hidden * sizeof *acc);
-    double best_val = loss_of(&p, val, nval, &a);
-    memcpy(best.all, p.all, p.size * sizeof(float));
-    int best_epoch = 0;
-    printf("train: %lld positions, %lld held out, %d hidden, %d output buckets, K = %d, lambda %.2f, %d threads, "
-           "output %s\n",
-           d.n, nval, a.hidden, a.buckets, scale, a.lambda, a.threads, nnue_simd_name());
-    printf("epoch 0: validation %.6f\n", best_val);
-    long long step = 0, total_steps = (per_epoch + a.batch - 1) / a.batch * a.epochs;
-    int64_t t_all = now_ms();
-    for (int e = 1; e <= a.epochs; e++) {
-        int64_t t0 = now_ms();
-        double loss = 0;
-        long long seen = 0;
-        double lr = 0;
-        while (seen < per_epoch) {
-            int bs = (int)(per_epoch - seen < a.batch ? per_epoch - seen : a.batch);
-            if (cursor + bs > d.n) { /* a new pass: shuffle */
-                for (long long i = d.n - 1; i > 0; i--) {
-                    long long j = (long long)(xorshift64(&rng) % (uint64_t)(i + 1));
-                    uint32_t t = perm[i];
-                    perm[i] = perm[j], perm[j] = t;
-                }
-                cursor = 0;
-                if (bs > d.n)
-                    bs = (int)d.n;
+    return lr;
+}
+
+/* Where one epoch is in the training set: the shuffled order and the next
+ * record of it, the step count and the generator. */
+typedef struct {
+    uint32_t *perm;
+    long long cursor, step, total_steps;
+    uint64_t rng;
+    float *acc; /* each thread's two accumulators */
+} Schedule;
+
+/* One epoch of per_epoch positions in batches across the threads; returns
+ * the summed loss, the positions seen in *seen and the last learning rate in
+ * *lr. */
+static double train_epoch(Trainer *tr, const TrainArgs *a, const TrainSet *d, Schedule *s, long long per_epoch,
+                          long long *seen, double *lr)
+{
+    double loss = 0;
+    for (*seen = 0; *seen < per_epoch;) {
+        int bs = (int)(per_epoch - *seen < a->batch ? per_epoch - *seen : a->batch);
+        if (s->cursor + bs > d->n) { /* a new pass: shuffle */
+            for (long long i = d->n - 1; i > 0; i--) {
+                long long j = (long long)(xorshift64(&s->rng) % (uint64_t)(i + 1));
+                uint32_t t = s->perm[i];
+                s->perm[i] = s->perm[j], s->perm[j] = t;
             }
-            uint32_t mirror_seed = a.mirror ? (uint32_t)xorshift64(&rng) | 1u : 0;
-            Work w[64];
-            pthread_t th[64];
-            for (int t = 0; t < a.threads; t++) {
-                int from = bs * t / a.threads, to = bs * (t + 1) / a.threads;
-                w[t] = (Work){&p, &grad[t], d.rec, perm + cursor + from, to - from, (float)a.scale,
-                              (float)a.lambda, 1.0f / (float)bs, 0, acc + (size_t)t * 2 * a.hidden,
-                              mirror_seed};
-                pthread_create(&th[t], NULL, work_run, &w[t]);
-            }
-            for (int t = 0; t < a.threads; t++) {
-                pthread_join(th[t], NULL);
-                loss += w[t].loss;
-            }
-            cursor += bs, seen += bs, step++;
-            /* AdamW on the summed gradients, then the clip that quantisation needs. */
-            lr = a.lr_end + 0.5 * (a.lr - a.lr_end) * (1.0 + cos(M_PI * (double)step / (double)total_steps));
-            const float b1 = 0.9f, b2 = 0.999f;
-            float c1 = 1.0f - powf(b1, (float)step), c2 = 1.0f - powf(b2, (float)step);
-            float flr = (float)lr, decay = (float)(lr * a.wd);
-            size_t clip_end = p.size - (size_t)a.buckets; /* every weight but the output biases */
-            for (size_t i = 0; i < p.size; i++) {
-                float g = grad[0].all[i];
-                for (int t = 1; t < a.threads; t++)
-                    g += grad[t].all[i];
-                m.all[i] = b1 * m.all[i] + (1.0f - b1) * g;
-                v.all[i] = b2 * v.all[i] + (1.0f - b2) * g * g;
-                float x = p.all[i] - decay * p.all[i] - flr * (m.all[i] / c1) / (sqrtf(v.all[i] / c2) + 1e-8f);
-                p.all[i] = i < clip_end ? fminf(fmaxf(x, -CLIP), CLIP) : x;
-            }
+            s->cursor = 0;
+            if (bs > d->n)
+                bs = (int)d->n;
         }
+        uint32_t mirror_seed = a->mirror ? (uint32_t)xorshift64(&s->rng) | 1u : 0;
+        Work w[64];
+        pthread_t th[64];
+        for (int t = 0; t < a->threads; t++) {
+            int from = bs * t / a->threads, to = bs * (t + 1) / a->threads;
+            w[t] = (Work){&tr->p, &tr->grad[t], d->rec, s->perm + s->cursor + from, to - from, (float)a->scale,
+                          (float)a->lambda, 1.0f / (float)bs, 0, s->acc + (size_t)t * 2 * a->hidden, mirror_seed};
+            pthread_create(&th[t], NULL, work_run, &w[t]);
+        }
+        for (int t = 0; t < a->threads; t++) {
+            pthread_join(th[t], NULL);
+            loss += w[t].loss;
+        }
+        s->cursor += bs, *seen += bs, s->step++;
+        *lr = adamw_step(tr, a, s->step, s->total_steps);
+    }
+    return loss;
+}
+
+/* Every epoch, keeping the weights with the lowest validation loss in
+ * tr->best; false when the log cannot be written. */
+static bool train_all(Trainer *tr, TrainArgs *a, const TrainSet *d, const PackedPos *val, long long nval,
+                      uint64_t rng)
+{
+    FILE *log = a->log ? fopen(a->log, "w") : NULL;
+    long long per_epoch = a->epoch_size ? a->epoch_size : d->n;
+    Schedule s = {malloc((size_t)d->n * sizeof(uint32_t)), d->n, 0, 0, rng,
+                  malloc((size_t)a->threads * 2 * a->hidden * sizeof(float))};
+    bool ok = !(a->log && !log) && s.perm && s.acc && d->n <= UINT32_MAX;
+    if (a->log && !log)
+        fprintf(stderr, "train: cannot write %s\n", a->log);
+    else if (!ok)
+        fprintf(stderr, "train: too many positions for one run\n");
+    for (long long i = 0; ok && i < d->n; i++)
+        s.perm[i] = (uint32_t)i;
+    s.total_steps = (per_epoch + a->batch - 1) / a->batch * a->epochs;
+    double best_val = ok ? loss_of(&tr->p, val, nval, a) : 0;
+    int best_epoch = 0;
+    if (ok) {
+        memcpy(tr->best.all, tr->p.all, tr->p.size * sizeof(float));
+        if (log)
+            fprintf(log, "epoch,train,validation,lr,positions_per_s\n");
+        printf("train: %lld positions, %lld held out, %d hidden, %d output buckets, K = %d, lambda %.2f, "
+               "%d threads, output %s\n",
+               d->n, nval, a->hidden, a->buckets, (int)a->scale, a->lambda, a->threads, nnue_simd_name());
+        printf("epoch 0: validation %.6f\n", best_val);
+    }
+    int64_t t_all = now_ms();
+    for (int e = 1; ok && e <= a->epochs; e++) {
+        int64_t t0 = now_ms();
+        long long seen;
+        double lr = 0, loss = train_epoch(tr, a, d, &s, per_epoch, &seen, &lr);
         double secs = (double)(now_ms() - t0) / 1000.0;
-        double vl = loss_of(&p, val, nval, &a);
+        double vl = loss_of(&tr->p, val, nval, a);
         double rate = secs > 0 ? (double)seen / secs : 0;
-        printf("epoch %d/%d: train %.6f validation %.6f lr %.7f %.0f positions/s\n", e, a.epochs,
+        printf("epoch %d/%d: train %.6f validation %.6f lr %.7f %.0f positions/s\n", e, a->epochs,
                loss / (double)seen, vl, lr, rate);
         if (log)
             fprintf(log, "%d,%.6f,%.6f,%.8f,%.0f\n", e, loss / (double)seen, vl, lr, rate), fflush(log);
         if (vl < best_val) {
             best_val = vl, best_epoch = e;
-            memcpy(best.all, p.all, p.size * sizeof(float));
+            memcpy(tr->best.all, tr->p.all, tr->p.size * sizeof(float));
         }
     }
+    if (ok)
+        printf("train: %.1f s; the lowest validation loss %.6f after epoch %d\n",
+               (double)(now_ms() - t_all) / 1000.0, best_val, best_epoch);
     if (log)
         fclose(log);
-    printf("train: %.1f s; the lowest validation loss %.6f after epoch %d\n", (double)(now_ms() - t_all) / 1000.0,
-           best_val, best_epoch);
+    free(s.perm);
+    free(s.acc);
+    return ok;
+}
+
+/* The best weights quantised to a.out, read back by the engine's loader and
+ * compared with the float network on the held-out positions. */
+static bool write_network(const TrainArgs *a, const Params *best, int scale, const TrainSet *d, const PackedPos *val,
+                          long long nval)
+{
     Network net;
-    FILE *out = fopen(a.out, "wb");
-    bool wrote = out && quantise(&best, scale, d.rec, d.n, &net) && nnue_write(&net, out);
+    FILE *out = fopen(a->out, "wb");
+    bool wrote = out && quantise(best, scale, d->rec, d->n, &net) && nnue_write(&net, out);
     if (out && fclose(out) != 0)
         wrote = false;
     if (!wrote) {
-        fprintf(stderr, "train: cannot write %s\n", a.out);
-        return 1;
+        fprintf(stderr, "train: cannot write %s\n", a->out);
+        return false;
     }
     nnue_free(&net);
     QuantDiff qd;
-    if (!check_quantised(a.out, &best, val, nval, scale, &qd))
-        return 1;
+    if (!check_quantised(a->out, best, val, nval, scale, &qd))
+        return false;
     /* Rounding moves each weight by at most half a step: a few cp on average. */
     bool close = qd.mean <= 4.0;
     printf("quantised %s: against the float network on %lld held-out positions, mean |diff| %.2f cp, "
            "mean diff %+.2f cp, largest %d cp: %s\n",
-           a.out, qd.checked, qd.mean, qd.bias, qd.worst, close ? "ok (tolerance: mean 4 cp)" : "FAILED (tolerance: mean 4 cp)");
-    free(perm);
-    free(acc);
+           a->out, qd.checked, qd.mean, qd.bias, qd.worst,
+           close ? "ok (tolerance: mean 4 cp)" : "FAILED (tolerance: mean 4 cp)");
+    return close;
+}
+
+int train_main(int argc, char **argv)
+{
+    TrainArgs a;
+    ArgsResult r = parse(argc, argv, &a);
+    if (r != ARGS_OK)
+        return args_finish(r, usage);
+    TrainSet d = {0};
+    PackedPos *val = NULL;
+    long long nval = 0;
+    Network init;
+    Trainer tr;
+    bool ok = load_data(&a, &d, &val, &nval) && read_init(&a, &init);
+    if (ok && !trainer_alloc(&tr, &a)) {
+        if (a.init)
+            nnue_free(&init);
+        ok = false;
+    }
+    if (ok) {
+        uint64_t rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)a.seed * 0xD1B54A32D192ED03ULL);
+        init_weights(&tr.p, &a, &init, &rng);
+        if (a.scale == 0)
+            a.scale = trainset_fit_scale(&d);
+        a.scale = (int)lround(a.scale); /* the integer scale the network file keeps */
+        ok = train_all(&tr, &a, &d, val, nval, rng) && write_network(&a, &tr.best, (int)a.scale, &d, val, nval);
+        trainer_free(&tr);
+    }
     free(d.rec);
     free(val);
-    free(p.all), free(m.all), free(v.all), free(best.all);
-    for (int t = 0; t < a.threads; t++)
-        free(grad[t].all);
-    return close ? 0 : 1;
+    return ok ? 0 : 1;
 }

@@ -11,11 +11,13 @@
  * by repeating the whole cycle for a few rounds. */
 #include "tune.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../args.h"
 #include "../eval.h"
 #include "../eval/hexe.h"
 #include "../fen.h"
@@ -34,9 +36,7 @@ typedef struct {
     double *eval;   /* current model eval, White's view */
 } Data;
 
-static int usage(void)
-{
-    fprintf(stderr,
+static const char usage[] =
             "usage: hexe tune --data FILE [--validate FILE] [--max N] [--rounds R] [--epochs E] [--lr X]\n"
             "                 [--min-count N] [--freeze NAME-PREFIX]... [--out FILE] [--inc FILE]\n"
             "Fits the weights of the `hexe` evaluator to the results in FILE (lines\n"
@@ -45,13 +45,14 @@ static int usage(void)
             "A weight is tuned only when at least --min-count positions (default 500) depend on it,\n"
             "and never when its name starts with a --freeze prefix (e.g. --freeze pst_).\n"
             "--validate FILE: positions of other games, not fitted; the tuner keeps the\n"
-            "weights with the lowest error on them (checked every 25 epochs): early stopping.\n");
-    return 2;
-}
+            "weights with the lowest error on them (checked every 25 epochs): early stopping.\n";
+
+/* The hexe evaluator with the tuner's own caches (tune_main). */
+static EvalContext *ctx;
 
 static double white_eval(const Position *pos)
 {
-    int s = evaluate(pos);
+    int s = evaluate(ctx, pos);
     return pos->side == WHITE ? s : -s;
 }
 
@@ -208,48 +209,41 @@ int tune_main(int argc, char **argv)
     int max = 0, rounds = 3, epochs = 300, min_count = 500;
     double lr = 1.0;
     const char *freeze[16];
-    int nfreeze = 0;
-    for (int i = 1; i < argc; i += 2) {
-        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            return usage();
-        if (!strcmp(k, "--data"))
-            data = v;
-        else if (!strcmp(k, "--validate"))
-            validate = v;
-        else if (!strcmp(k, "--max"))
-            max = atoi(v);
-        else if (!strcmp(k, "--rounds"))
-            rounds = atoi(v);
-        else if (!strcmp(k, "--epochs"))
-            epochs = atoi(v);
-        else if (!strcmp(k, "--lr"))
-            lr = atof(v);
-        else if (!strcmp(k, "--min-count"))
-            min_count = atoi(v);
-        else if (!strcmp(k, "--freeze") && nfreeze < 16)
-            freeze[nfreeze++] = v;
-        else if (!strcmp(k, "--out"))
-            out = v;
-        else if (!strcmp(k, "--inc"))
-            inc = v;
-        else
-            return usage();
-    }
-    if (!data)
-        return usage();
-    if (!eval_select("hexe")) {
-        fprintf(stderr, "tune: the hexe evaluator is missing\n");
+    ArgList frozen_names = {freeze, 16, 0};
+    const ArgSpec specs[] = {
+        ARG_SPEC_STRING("--data", &data),
+        ARG_SPEC_STRING("--validate", &validate),
+        ARG_SPEC_INT("--max", &max, 0, INT_MAX),
+        ARG_SPEC_INT("--rounds", &rounds, 1, 1000),
+        ARG_SPEC_INT("--epochs", &epochs, 1, 1e6),
+        ARG_SPEC_DOUBLE("--lr", &lr, 1e-12, 1e6),
+        ARG_SPEC_INT("--min-count", &min_count, 0, INT_MAX),
+        ARG_SPEC_LIST("--freeze", &frozen_names),
+        ARG_SPEC_STRING("--out", &out),
+        ARG_SPEC_STRING("--inc", &inc),
+    };
+    ArgsResult parsed = args_parse("tune", argc, argv, specs, ARG_SPECS(specs));
+    if (parsed == ARGS_OK && !data)
+        parsed = args_error("tune", "no --data file");
+    if (parsed != ARGS_OK)
+        return args_finish(parsed, usage);
+    int nfreeze = frozen_names.count;
+    ctx = eval_context_new();
+    if (!ctx || !eval_choose(&ctx->use, "hexe")) {
+        fprintf(stderr, "tune: %s\n", ctx ? "the hexe evaluator is missing" : "out of memory");
+        eval_context_free(ctx);
         return 1;
     }
     Data d = {0}, hold = {0};
     if (load(&d, data, max) <= 0) {
         fprintf(stderr, "tune: no positions read from %s\n", data);
+        eval_context_free(ctx);
         return 1;
     }
     if (validate && load(&hold, validate, 0) <= 0) {
         fprintf(stderr, "tune: no positions read from %s\n", validate);
         free_data(&d);
+        eval_context_free(ctx);
         return 1;
     }
     d.base = malloc((size_t)d.n * sizeof *d.base);
@@ -352,5 +346,6 @@ int tune_main(int argc, char **argv)
     free_data(&d);
     free_data(&hold);
     free(de), free(best), free(w), free(m), free(v), free(g), free(ncoef), free(frozen);
+    eval_context_free(ctx);
     return 0;
 }

@@ -1,0 +1,44 @@
+/* tools/trainset.h - the trainer's data: datagen's records read into
+ * memory, each as the network's inputs with its score and result. */
+#ifndef HEXE_TRAINSET_H
+#define HEXE_TRAINSET_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "packed.h"
+
+typedef struct {
+    PackedPos *rec;
+    long long n; /* the training records; the held-out ones are kept apart */
+} TrainSet;
+
+/* Appends the records of a file (at most max of them when max > 0) to d,
+ * the last val fraction of them (whole games: datagen writes a game's
+ * records together) to the held-out set instead; false, and says why on
+ * stderr, when the file cannot be read. */
+bool trainset_read(const char *path, TrainSet *d, double val, long long max, PackedPos **val_out, long long *nval);
+
+/* The network's inputs for a decoded record, from the side to move's view
+ * (us) and the other side's (them); returns their number. With mirror, a
+ * position without castling rights is read with its files flipped (a-h):
+ * the same position to the rules of chess, and the same score. A position
+ * with a castling right is read as it is. */
+int train_features(const Unpacked *u, bool mirror, uint16_t us[32], uint16_t them[32]);
+
+/* A record as the inputs of both perspectives (train_features) and the side
+ * to move's score and result. False for a record that does not decode. */
+typedef struct {
+    int n;
+    uint16_t us[32], them[32];
+    float score, result;
+} Sample;
+bool sample_of(const PackedPos *r, Sample *s, bool mirror);
+
+static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* The K at which sigmoid(score / K) best predicts the results. */
+double trainset_fit_scale(const TrainSet *d);
+
+#endif
