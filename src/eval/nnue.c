@@ -27,6 +27,20 @@
 #ifndef HEXE_NNUE_FILE
 #error "HEXE_NNUE_FILE must name the embedded network (see the Makefile)"
 #endif
+#if defined(__wasm__) /* WebAssembly objects: a named data section, and each symbol sized */
+__asm__(".section .rodata.hexe_nnue_blob,\"\",@\n"
+        ".p2align 6\n"
+        ".globl hexe_nnue_blob\n"
+        ".type hexe_nnue_blob,@object\n"
+        "hexe_nnue_blob:\n"
+        ".incbin \"" HEXE_NNUE_FILE "\"\n"
+        ".size hexe_nnue_blob, . - hexe_nnue_blob\n"
+        ".globl hexe_nnue_blob_end\n"
+        ".type hexe_nnue_blob_end,@object\n"
+        "hexe_nnue_blob_end:\n"
+        ".byte 0\n"
+        ".size hexe_nnue_blob_end, 1\n");
+#else
 __asm__(".section .rodata\n"
         ".balign 64\n"
         ".globl hexe_nnue_blob\n"
@@ -36,6 +50,7 @@ __asm__(".section .rodata\n"
         "hexe_nnue_blob_end:\n"
         ".byte 0\n"
         ".previous\n");
+#endif
 extern const unsigned char hexe_nnue_blob[], hexe_nnue_blob_end[];
 
 #define REFRESH 12
