@@ -21,7 +21,7 @@ if (typeof importScripts === 'function' && !Module['ENVIRONMENT_IS_PTHREAD']) {
     Module['preRun'] = [function () {
       addRunDependency('hexe-data');
       var base = new URL('data/', self.location.href);
-      FS.mkdir('/proc/self');
+      try { FS.mkdirTree('/proc/self'); } catch (e) {}
       FS.writeFile('/hexe', ''); // the executable the engine looks beside
       FS.symlink('/hexe', '/proc/self/exe');
       fetch(new URL('files.json', base))
