@@ -27,12 +27,23 @@ function newGame(fen) {
   game.reason = '';
 }
 
+// What chessops's errors mean, in words.
+const WHY = {
+  ERR_FEN: 'not a FEN', ERR_BOARD: 'the board is not 8 ranks of 8 squares with pieces PNBRQK/pnbrqk',
+  ERR_TURN: 'the side to move is not w or b', ERR_CASTLING: 'the castling rights are not KQkq, a subset or -',
+  ERR_EP_SQUARE: 'the en passant square is wrong', ERR_HALFMOVES: 'the halfmove clock is not a number',
+  ERR_FULLMOVES: 'the move number is not a number', ERR_EMPTY: 'the board is empty',
+  ERR_KINGS: 'each side needs exactly one king', ERR_PAWNS_ON_BACKRANK: 'a pawn stands on the first or last rank',
+  ERR_OPPOSITE_CHECK: 'the side not to move is in check', ERR_IMPOSSIBLE_CHECK: 'the check cannot have arisen in a game',
+};
+const why = (e) => WHY[e.message] || e.message;
+
 // A position from a FEN, or an Error that says what is wrong with it.
 function fromFen(fen) {
   const setup = parseFen(fen.trim());
-  if (setup.isErr) throw new Error(`illegal FEN: ${setup.error.message}`);
+  if (setup.isErr) throw new Error(`illegal FEN: ${why(setup.error)}`);
   const pos = Chess.fromSetup(setup.value);
-  if (pos.isErr) throw new Error(`illegal position: ${pos.error.message}`);
+  if (pos.isErr) throw new Error(`illegal position: ${why(pos.error)}`);
   return pos.value;
 }
 
@@ -138,7 +149,7 @@ function loadText(text) {
   if (!games.length) throw new Error('no game found in the PGN');
   const g = games[0];
   const start = startingPosition(g.headers);
-  if (start.isErr) throw new Error(`the PGN's FEN is not legal: ${start.error.message}`);
+  if (start.isErr) throw new Error(`the PGN's FEN is not legal: ${why(start.error)}`);
   const pos = start.value;
   const fen = makeFen(pos.toSetup());
   const sans = [];
