@@ -3,7 +3,8 @@
 // it saw as JSON; tests/test_web.py runs it and checks the results against
 // the native build.
 //
-//   node tests/web/browser.mjs --url URL --out DIR [--chromium PATH]
+//   node tests/web/browser.mjs --url URL --out DIR [--chromium PATH] [--bench]
+//   node tests/web/browser.mjs --url URL --speed N [--native EXE] [--scalar]
 //
 // It plays a whole game as White against Hexe at UCI_Elo 1000 by clicking
 // the board, loads a FEN and reads the analysis lines, loads a bad FEN and
@@ -275,6 +276,34 @@ const browser = await puppeteer.launch({
 });
 results.pageErrors = [];
 results.bench = {};
+const speedRuns = Number(arg('--speed', 0));
+if (speedRuns > 0) {
+  // --speed N --native EXE: N alternating pairs of the native bench and the
+  // SIMD build's bench in the page (and --scalar: the scalar build's too),
+  // each ratio the median of the pairs'.
+  const { spawnSync } = await import('node:child_process');
+  const native = arg('--native', path.join(root, 'hexe'));
+  const builds = process.argv.includes('--scalar') ? [['simd', ''], ['scalar', '?build=scalar']] : [['simd', '']];
+  const pages = {};
+  for (const [name, query] of builds) pages[name] = await openPage(browser, query);
+  const ratios = {};
+  for (let i = 0; i < speedRuns; i++) {
+    for (const [name] of builds) {
+      const r = spawnSync(native, ['bench'], { encoding: 'utf8' });
+      const n = Number(/(\d+) nodes (\d+) nps\s*$/.exec(r.stdout)[2]);
+      await bench(pages[name], name);
+      const ratio = results.bench[name].nps / n;
+      (ratios[name] ||= []).push(ratio);
+      console.log(`pair ${i + 1} ${name}: native ${n} nps, wasm ${results.bench[name].nps} nps, ratio ${ratio.toFixed(3)}`);
+    }
+  }
+  for (const [name, rs] of Object.entries(ratios)) {
+    rs.sort((a, b) => a - b);
+    console.log(`${name}: median ratio ${rs[Math.floor(rs.length / 2)].toFixed(2)} (${rs.map((r) => r.toFixed(2)).join(', ')})`);
+  }
+  await browser.close();
+  process.exit(0);
+}
 try {
   const page = await openPage(browser, '');
   const status = await page.$eval('#engine-status', (e) => e.textContent);
