@@ -264,8 +264,11 @@ function showLines() {
   }
 }
 
-function analyse() {
+// Starts the analysis of the current position; resolves once it runs (the
+// next piece of engine work then stops it first).
+async function analyse() {
   if (settings.mode !== 'analyse' || !engine || current().isEnd() || game.result !== '*') return;
+  await engine.stop();
   const pos = current();
   lines.clear();
   showLines();
@@ -287,7 +290,7 @@ async function refreshHeat() {
   drawHeat($('heat'), squares, cg.state.orientation);
   $('heat-note').textContent = squares ? 'Each piece: how much its side\'s score (pawns) falls if it is taken off.'
     : 'No heat map here: the network does not judge this position (a bare king: the hand-made evaluation does).';
-  if (restart) analyse();
+  if (restart) await analyse();
 }
 
 // ---- The board ----
@@ -401,6 +404,7 @@ async function restart(fen) {
 
 function setMode(mode) {
   settings.mode = mode;
+  if (engine) engine.stop(); // a move Hexe is thinking about is dropped (token)
   document.body.dataset.mode = mode;
   for (const b of document.querySelectorAll('nav button')) b.classList.toggle('active', b.dataset.mode === mode);
   token++;
@@ -449,14 +453,14 @@ function bind() {
   };
   $('multipv').onchange = () => {
     settings.multipv = Number($('multipv').value);
-    serial(async () => { await applyStrength(); analyse(); });
+    serial(async () => { await applyStrength(); await analyse(); });
   };
   $('analyse-toggle').onclick = async () => {
     if (engine.searching) { await engine.stop(); $('analyse-toggle').textContent = 'Go'; }
     else serial(analyse);
   };
   $('heat-toggle').onchange = () => { settings.heat = $('heat-toggle').checked; serial(refreshHeat); };
-  $('threads').onchange = () => { settings.threads = Number($('threads').value); serial(async () => { await applyStrength(); analyse(); }); };
+  $('threads').onchange = () => { settings.threads = Number($('threads').value); serial(async () => { await applyStrength(); await analyse(); }); };
   $('copy-pgn').onclick = async () => {
     try { await navigator.clipboard.writeText(pgnText()); message('PGN copied'); }
     catch { $('pgn').select(); message('select the PGN and copy it (the browser refused the clipboard)'); }
