@@ -30,7 +30,7 @@ OUT = os.path.join(ROOT, "tests", "out")
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 C = Checks("test_web")
 # The checks of a full run: those browser.mjs prints, and the five made here.
-BROWSER_CHECKS = 20
+BROWSER_CHECKS = 21
 NATIVE_CHECKS = 5
 
 

@@ -312,6 +312,14 @@ try {
   const log = await page.evaluate(() => window.hexe.engine.lines);
   check('the engine found its book and tables', !log.some((l) => /no book or tablebases/.test(l)) &&
     log.some((l) => /option name OwnBook type check default true/.test(l)), log.filter((l) => /book|table/i.test(l)).slice(0, 3).join(' | '));
+  const tb = await page.evaluate(async () => {
+    const e = window.hexe.engine;
+    await window.hexe.idle();
+    e.send('position fen 8/8/8/4k3/8/8/1r6/3QK3 w - - 0 1');
+    const got = await e.request('go depth 6', (l) => l.startsWith('bestmove'));
+    return got.filter((l) => / tbhits [1-9]/.test(l)).length;
+  });
+  check('the engine probes the fetched tables (KQvKR)', tb > 0, `${tb} info lines with tbhits`);
   await playGame(page);
   await takeback(page);
   await analyse(page);
