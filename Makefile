@@ -43,7 +43,7 @@ TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
 .PHONY: FORCE all test tests sanitize debug perft-full clean check-fathom ci release fuzz fuzz-build fuzz-bins \
-        wasm wasm-engine wasm-scalar wasm-page wasm-data
+        wasm wasm-engine wasm-scalar wasm-page wasm-data check-emcc
 
 all: $(EXE)
 
@@ -182,18 +182,20 @@ wasm-engine: $(WASM_OUT)
 $(WASM_OUT): $(WASM_OBJ) web/engine/pre.js
 	$(WASM_ENV) $(EMCC) $(WASM_LDFLAGS) -o $@ $(WASM_OBJ)
 
-$(WASM_OBJDIR)/%.o: %.c | $(FATHOM_SRC)/src/tbprobe.c
+check-emcc:
 	@command -v $(EMCC) >/dev/null || { echo "error: emcc not found: apt-get install emscripten" >&2; exit 1; }
+
+$(WASM_OBJDIR)/%.o: %.c | check-emcc $(FATHOM_SRC)/src/tbprobe.c
 	@mkdir -p $(dir $@)
 	$(WASM_ENV) $(EMCC) $(WASM_CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) \
 	  -DHEXE_NNUE_FILE='"$(NNUE_FILE)"' -Isrc -I$(FATHOM_SRC)/src -MMD -MP -c -o $@ $<
 
 # As Debian builds it; __linux__ tells its stdendian.h that <endian.h> is there (musl's).
-$(WASM_OBJDIR)/fathom/tbprobe.o: $(FATHOM_SRC)/src/tbprobe.c
+$(WASM_OBJDIR)/fathom/tbprobe.o: $(FATHOM_SRC)/src/tbprobe.c | check-emcc
 	@mkdir -p $(dir $@)
 	$(WASM_ENV) $(EMCC) $(WASM_CFLAGS) -std=gnu99 -w -D__linux__ -DTB_NO_THREADS -DTB_NO_HW_POP_COUNT -I$(FATHOM_SRC)/src -c -o $@ $<
 
-$(FATHOM_SRC)/src/tbprobe.c:
+$(FATHOM_SRC)/src/tbprobe.c: | check-emcc
 	sh scripts/fathom-source $(FATHOM_SRC)
 
 # LTO's bitcode cannot hold the embedded network (data in module assembly).
