@@ -212,8 +212,11 @@ function whiteScore(score, pos) {
   return score.mate !== undefined ? { mate: sign * score.mate } : { cp: sign * score.cp };
 }
 
+const TB_WIN_BOUND = 18872; // src/syzygy/probe.h: scores past it are tablebase wins
+
 function scoreText(s) {
   if (s.mate !== undefined) return s.mate > 0 ? `#${s.mate}` : `#-${-s.mate}`;
+  if (Math.abs(s.cp) >= TB_WIN_BOUND) return s.cp > 0 ? '+TB' : '-TB';
   return (s.cp > 0 ? '+' : '') + (s.cp / 100).toFixed(2);
 }
 
