@@ -11,6 +11,8 @@
 #   make cross-check     the Windows build compiles (MinGW-w64 and Fathom's source; no Wine needed)
 #   make TUNE=1          the tuning build ./hexe-tune (build/tune): the search parameters of
 #                        src/tunables.h as UCI options, for scripts/spsa
+#   make wasm            the WebAssembly build (emscripten) and the page in web/ (docs/web.md);
+#                        make wasm-scalar: the build without WebAssembly SIMD (web/hexe-scalar.*)
 #
 # The version (`id name Hexe <version>`) is the one line of the VERSION file.
 # Optional test data: HEXE_TEST_DATA (see tests/run.sh; default ../shared).
@@ -73,7 +75,8 @@ LIBOBJ  := $(filter-out $(BUILD)/main.o,$(OBJ))
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 DEP     := $(OBJ:.o=.d) $(TESTS:=.d)
 
-.PHONY: FORCE all test tests sanitize debug perft-full clean check-fathom ci release cross-check fuzz fuzz-build fuzz-bins
+.PHONY: FORCE all test tests sanitize debug perft-full clean check-fathom ci release cross-check fuzz fuzz-build \
+        fuzz-bins wasm wasm-engine wasm-scalar wasm-page wasm-data check-emcc
 
 all: $(EXE)
 
@@ -198,8 +201,93 @@ release:
 cross-check:
 	sh scripts/cross-check
 
+# ---- WebAssembly: web/hexe.js, hexe.wasm and hexe.worker.js, and the page ----
+# Debian's emscripten compiles the engine (less main.c and the training
+# tools) with web/engine/main.c as its entry, and Fathom from the source of
+# Debian's fathom package (scripts/fathom-source, as for the release: the
+# folder it prints is kept in $(WASM_BUILD)/fathom-src). The page's packages
+# come from npm (web/package-lock.json). Nothing here is needed by the
+# native build or `make ci`.
+EMCC        ?= emcc
+WASM_BUILD  ?= build/wasm
+WASM_FATHOM_DIR := $(WASM_BUILD)/fathom-src
+WASM_FATHOM = $(shell cat $(WASM_FATHOM_DIR) 2>/dev/null)
+WASM_SIMD   ?= 1
+WASM_OUT    ?= web/hexe.js
+WASM_OBJDIR := $(WASM_BUILD)/obj-simd$(WASM_SIMD)
+WASM_SRC    := $(filter-out src/main.c,$(wildcard src/*.c src/eval/*.c src/syzygy/*.c)) web/engine/main.c
+WASM_OBJ    := $(WASM_SRC:%.c=$(WASM_OBJDIR)/%.o) $(WASM_OBJDIR)/fathom/tbprobe.o
+WASM_CFLAGS := -O3 -flto $(if $(filter 1,$(WASM_SIMD)),-msimd128) -pthread -DNDEBUG
+# One worker per search thread is made before main() (a pthread cannot start
+# while the worker that asked for it waits); more threads than that are
+# refused (EAGAIN: the engine says so and searches with the threads it has).
+WASM_POOL   := Math.max(2,Math.min(32,(typeof navigator=='object'&&navigator.hardwareConcurrency)||4))
+WASM_LDFLAGS := -O3 -flto -pthread -sPTHREAD_POOL_SIZE="$(WASM_POOL)" -sPTHREAD_POOL_SIZE_STRICT=2 \
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=8MB \
+  -sDEFAULT_PTHREAD_STACK_SIZE=8MB -sENVIRONMENT=web,worker,node -sEXPORTED_FUNCTIONS=_main,_hexe_command \
+  -sEXPORTED_RUNTIME_METHODS=ccall -sFORCE_FILESYSTEM=1 --pre-js web/engine/pre.js
+# Debian's emscripten runs its JS tools with Debian's node-acorn.
+WASM_ENV    := NODE_PATH=$${NODE_PATH:+$$NODE_PATH:}/usr/share/nodejs
+
+wasm: wasm-engine wasm-page wasm-data
+
+wasm-scalar:
+	$(MAKE) --no-print-directory WASM_SIMD=0 WASM_OUT=web/hexe-scalar.js wasm-engine
+
+wasm-engine: $(WASM_OUT)
+
+$(WASM_OUT): $(WASM_OBJ) web/engine/pre.js
+	$(WASM_ENV) $(EMCC) $(WASM_LDFLAGS) -o $@ $(WASM_OBJ)
+
+check-emcc:
+	@command -v $(EMCC) >/dev/null || { echo "error: emcc not found: apt-get install emscripten" >&2; exit 1; }
+
+$(WASM_OBJDIR)/%.o: %.c | check-emcc $(WASM_FATHOM_DIR)
+	@mkdir -p $(dir $@)
+	$(WASM_ENV) $(EMCC) $(WASM_CFLAGS) -std=c17 -D_GNU_SOURCE -DHEXE_VERSION='"$(HEXE_VERSION)"' $(WARN) \
+	  -DHEXE_NNUE_FILE='"$(NNUE_FILE)"' -Isrc -I$(WASM_FATHOM) -MMD -MP -c -o $@ $<
+
+# As Debian builds it; __linux__ tells its stdendian.h that <endian.h> is there (musl's).
+$(WASM_OBJDIR)/fathom/tbprobe.o: $(WASM_FATHOM_DIR) | check-emcc
+	@mkdir -p $(dir $@)
+	$(WASM_ENV) $(EMCC) $(WASM_CFLAGS) -std=gnu99 -w -D__linux__ -DTB_NO_THREADS -DTB_NO_HW_POP_COUNT \
+	  -I$(WASM_FATHOM) -c -o $@ $(WASM_FATHOM)/tbprobe.c
+
+$(WASM_FATHOM_DIR): | check-emcc
+	@mkdir -p $(dir $@)
+	sh scripts/fathom-source > $@.new && mv $@.new $@
+
+# LTO's bitcode cannot hold the embedded network (data in module assembly).
+$(WASM_OBJDIR)/src/eval/nnue.o: WASM_CFLAGS += -fno-lto
+$(WASM_OBJDIR)/src/eval/nnue.o: $(NNUE_FILE) $(BUILD)/nnue-file
+$(WASM_OBJDIR)/src/uci.o: $(wildcard VERSION)
+-include $(WASM_OBJ:.o=.d)
+
+# The page: web/src/*.js bundled by esbuild with chessground and chessops.
+WEB_SRC := $(wildcard web/src/*.js)
+wasm-page: web/dist/app.js web/dist/chessground.css
+web/node_modules/.package-lock.json: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+web/dist/app.js: $(WEB_SRC) web/node_modules/.package-lock.json
+	@mkdir -p web/dist
+	web/node_modules/.bin/esbuild web/src/app.js --bundle --format=esm --target=es2020 --outfile=$@
+web/dist/chessground.css: web/node_modules/.package-lock.json
+	@mkdir -p web/dist
+	cat web/node_modules/chessground/assets/chessground.base.css web/node_modules/chessground/assets/chessground.brown.css \
+	  web/node_modules/chessground/assets/chessground.cburnett.css > $@
+
+# The data the page fetches: the book and the 3-4-piece tables, with a list.
+wasm-data: web/data/files.json
+web/data/files.json: books/book.bin $(wildcard tablebases/*.rtb[wz])
+	@mkdir -p web/data/books web/data/tablebases
+	cp books/book.bin web/data/books/
+	cp tablebases/*.rtb[wz] web/data/tablebases/
+	cd web/data && find books tablebases -type f | sort | python3 -c \
+	  'import json,sys; print(json.dumps([l.strip() for l in sys.stdin]))' > files.json
+
 perft-full: $(EXE)
 	python3 tests/perft.py --engine ./$(EXE) --max-nodes 0
 
 clean:
-	rm -rf build hexe hexe-debug hexe-san hexe-clang hexe-tune tests/out dist
+	rm -rf build hexe hexe-debug hexe-san hexe-clang hexe-tune tests/out dist web/hexe*.js web/hexe*.wasm web/dist \
+	  web/data

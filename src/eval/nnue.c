@@ -18,6 +18,8 @@
 
 #if defined(__AVX2__) || defined(__AVX512BW__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 #include "../eval.h"
@@ -29,6 +31,20 @@
 #ifndef HEXE_NNUE_FILE
 #error "HEXE_NNUE_FILE must name the embedded network (see the Makefile)"
 #endif
+#if defined(__wasm__) /* WebAssembly objects: a named data section, and each symbol sized */
+__asm__(".section .rodata.hexe_nnue_blob,\"\",@\n"
+        ".p2align 6\n"
+        ".globl hexe_nnue_blob\n"
+        ".type hexe_nnue_blob,@object\n"
+        "hexe_nnue_blob:\n"
+        ".incbin \"" HEXE_NNUE_FILE "\"\n"
+        ".size hexe_nnue_blob, . - hexe_nnue_blob\n"
+        ".globl hexe_nnue_blob_end\n"
+        ".type hexe_nnue_blob_end,@object\n"
+        "hexe_nnue_blob_end:\n"
+        ".byte 0\n"
+        ".size hexe_nnue_blob_end, 1\n");
+#else
 __asm__(ASM_RODATA_SECTION
         ".balign 64\n"
         ".globl hexe_nnue_blob\n"
@@ -38,6 +54,7 @@ __asm__(ASM_RODATA_SECTION
         "hexe_nnue_blob_end:\n"
         ".byte 0\n"
         ASM_END_SECTION);
+#endif
 extern const unsigned char hexe_nnue_blob[], hexe_nnue_blob_end[];
 
 #define REFRESH 12
@@ -384,12 +401,35 @@ int64_t nnue_output_avx2(const Network *net, int bucket, const int16_t *us, cons
 }
 #endif
 
+#if defined(__wasm_simd128__) && !defined(__AVX2__)
+/* WebAssembly SIMD (make wasm): the AVX2 sums on 128-bit vectors. Four
+ * int32 lanes hold at most 128 products of 2 x 255 x 32385 each (hidden
+ * 512): 2,114,092,800, below 2^31, so they equal the scalar sum too. */
+static int64_t output_wasm(const Network *net, int bucket, const int16_t *us, const int16_t *them)
+{
+    const v128_t zero = wasm_i16x8_splat(0), qa = wasm_i16x8_splat(NNUE_QA);
+    v128_t sum = wasm_i32x4_splat(0);
+    for (int half = 0; half < 2; half++) {
+        const int16_t *acc = half ? them : us, *w = net->w2 + (2 * bucket + half) * net->hidden;
+        for (int h = 0; h < net->hidden; h += 8) {
+            v128_t v = wasm_i16x8_min(wasm_i16x8_max(wasm_v128_load(acc + h), zero), qa);
+            v128_t vw = wasm_i16x8_mul(v, wasm_v128_load(w + h));
+            sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(vw, v));
+        }
+    }
+    return (int64_t)wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1) +
+           wasm_i32x4_extract_lane(sum, 2) + wasm_i32x4_extract_lane(sum, 3);
+}
+#endif
+
 int64_t nnue_output(const Network *net, int bucket, const int16_t *us, const int16_t *them)
 {
 #if defined(__AVX512BW__)
     return output_avx512(net, bucket, us, them);
 #elif defined(__AVX2__)
     return nnue_output_avx2(net, bucket, us, them);
+#elif defined(__wasm_simd128__)
+    return output_wasm(net, bucket, us, them);
 #else
     return nnue_output_scalar(net, bucket, us, them);
 #endif
@@ -401,6 +441,8 @@ const char *nnue_simd_name(void)
     return "AVX-512";
 #elif defined(__AVX2__)
     return "AVX2";
+#elif defined(__wasm_simd128__)
+    return "WebAssembly SIMD";
 #else
     return "portable C";
 #endif
