@@ -9,6 +9,7 @@
 #include "startup.h"
 #include "tools/datagen.h"
 #include "tools/nettrain.h"
+#include "tools/pool.h"
 #include "tools/train.h"
 #include "tools/tune.h"
 #include "uci.h"
@@ -34,6 +35,8 @@ static int run(int argc, char **argv)
         return datagen_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "nettrain"))
         return nettrain_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "pool"))
+        return pool_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "train"))
         return train_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "tune"))

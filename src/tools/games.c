@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../fen.h"
 #include "../movegen.h"
@@ -174,6 +176,43 @@ int games_next(GameReader *r, Game *g)
     r->offset += (long long)games_record_size(plies);
     r->games++;
     return 1;
+}
+
+bool games_repair(int fd, const char *path, long long *kept)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return false;
+    uint8_t head[GAMES_HEADER];
+    games_header(head);
+    char start[GAMES_HEADER];
+    *kept = 0;
+    if (st.st_size < GAMES_HEADER && pread(fd, start, (size_t)st.st_size, 0) == st.st_size &&
+        !memcmp(start, head, (size_t)st.st_size)) /* empty, or a header cut short */
+        return ftruncate(fd, 0) == 0 && write(fd, head, sizeof head) == (ssize_t)sizeof head;
+    GameReader r;
+    if (!games_open(&r, path, 0)) {
+        fprintf(stderr, "datagen: %s\n", r.err);
+        return false;
+    }
+    r.check_only = true;
+    Game *g = malloc(sizeof *g);
+    int got = g ? 0 : -2;
+    while (g && (got = games_next(&r, g)) == 1)
+        continue;
+    free(g);
+    games_close(&r);
+    bool ok = got == 0;
+    if (got == -1 && r.cut_short) {
+        fprintf(stderr, "datagen: dropping %lld bytes of a game cut short at the end of %s\n",
+                (long long)st.st_size - r.offset, path);
+        ok = ftruncate(fd, r.offset) == 0;
+    } else if (got == -1) {
+        fprintf(stderr, "datagen: %s\ndatagen: appending after a damaged game would add games no reader reaches: "
+                        "move the file aside\n", r.err);
+    }
+    *kept = r.offset;
+    return ok;
 }
 
 bool games_is_game_file(const char *path)

@@ -81,6 +81,13 @@ bool games_open(GameReader *r, const char *path, int skip_plies);
 int games_next(GameReader *r, Game *g);
 void games_close(GameReader *r);
 
+/* Before a run appends to the game file open (read and write) as fd at
+ * path: an empty one gets its header, a last game cut short by a kill is
+ * cut off (said on stderr). *kept gets the size the file had (0 when it
+ * was empty). False, saying why, when it is no game file or is damaged
+ * before its end: games appended after a damaged one could not be read. */
+bool games_repair(int fd, const char *path, long long *kept);
+
 /* Whether the file starts as a game file does. */
 bool games_is_game_file(const char *path);
 
