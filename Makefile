@@ -121,6 +121,16 @@ $(BUILD)/nnue-file: FORCE
 FORCE:
 # The files that print the version are rebuilt when it changes.
 $(BUILD)/uci.o $(BUILD)/play.o: $(wildcard VERSION)
+# The commit a build comes from (-dirty: with changes not committed), which
+# datagen records beside the games it plays (tools/pool.c); the stamp
+# rebuilds pool.o when it changes.
+HEXE_COMMIT := $(shell c=$$(git rev-parse --short=7 HEAD 2>/dev/null) || c=unknown; \
+  [ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || c=$$c-dirty; echo $$c)
+$(BUILD)/tools/pool.o: ALL_CFLAGS += -DHEXE_COMMIT='"$(HEXE_COMMIT)"'
+$(BUILD)/tools/pool.o: $(BUILD)/commit
+$(BUILD)/commit: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(HEXE_COMMIT)' > $@.new; cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
 
 -include $(DEP)
 

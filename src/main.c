@@ -11,6 +11,7 @@
 #ifndef HEXE_NO_TOOLS
 #include "tools/datagen.h"
 #include "tools/nettrain.h"
+#include "tools/pool.h"
 #include "tools/train.h"
 #include "tools/tune.h"
 #endif
@@ -46,6 +47,8 @@ static int run(int argc, char **argv)
         return datagen_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "nettrain"))
         return nettrain_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "pool"))
+        return pool_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "train"))
         return train_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "tune"))

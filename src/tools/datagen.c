@@ -1,11 +1,13 @@
 /* tools/datagen.c - `hexe datagen`: fast self-play games from the balanced openings,
- * in one or more worker processes, writing each game's quiet positions with
- * the game's result: as "<FEN> | <result>" lines (result from White's point
- * of view: 1.0, 0.5 or 0.0) for the Texel tuner (tune.c) and the correction's
- * trainer (nettrain.c), or as 32-byte records with the search's score
- * (packed.h) for the network trainer (train.c). With --pgn it plays nothing and takes the positions of the games of a
- * PGN file instead (e.g. a match against Stockfish, to be labelled by
- * scripts/sf-label). */
+ * in one or more worker processes, writing each whole game (games.h: the
+ * start, every move with the search's score, the result) for the network
+ * trainer (train.c), by default into the pool (pool.h); or each game's quiet
+ * positions with the game's result: as "<FEN> | <result>" lines (result from
+ * White's point of view: 1.0, 0.5 or 0.0) for the Texel tuner (tune.c) and
+ * the correction's trainer (nettrain.c), or as 32-byte records with the
+ * search's score (packed.h). With --pgn it plays nothing and takes the
+ * positions of the games of a PGN file instead (e.g. a match against
+ * Stockfish, to be labelled by scripts/sf-label). */
 #include "datagen.h"
 
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -32,39 +35,54 @@
 #include "../syzygy/probe.h"
 #include "../timeman.h"
 #include "../tt.h"
+#include "../eval/nnue.h"
+#include "games.h"
 #include "packed.h"
+#include "pool.h"
+
+
+enum { FORMAT_TEXT, FORMAT_BIN, FORMAT_GAMES };
 
 typedef struct {
-    const char *openings, *out, *pgn, *eval, *format;
+    const char *openings, *out, *pgn, *eval, *format, *evalfile;
     int games, nodes, hard_nodes, seed, skip_plies, random_plies, per_game, threads;
     int64_t target;   /* --positions: stop once this many were written (0: no target) */
     long long resumed; /* bytes already in the file: a second run with the same seed plays other games */
-    bool binary;
+    int kind;          /* FORMAT_* */
+    bool binary;       /* 32-byte records */
     SearchParams params; /* full strength, one thread, the default tablebase limits */
 } DatagenArgs;
 
 static const char usage[] =
             "usage: hexe datagen [--games N] [--positions N] [--threads N] [--nodes N] [--hard-nodes N]\n"
-            "                    [--openings FILE.epd] [--out FILE] [--format text|bin] [--seed N]\n"
-            "                    [--eval NAME] [--random-plies N] [--per-game N] [--skip-plies N]\n"
+            "                    [--openings FILE.epd] [--out FILE] [--format games|bin|text] [--seed N]\n"
+            "                    [--eval NAME] [--evalfile FILE] [--random-plies N] [--per-game N]\n"
+            "                    [--skip-plies N]\n"
             "       hexe datagen --pgn FILE [--out FILE] [--skip-plies N] [--per-game N] [--seed N]\n"
             "Plays self-play games from random openings of --openings FILE (default: the\n"
-            "start position) and appends their quiet positions to --out FILE (default\n"
-            "datagen.txt). Each move is a search of --nodes N nodes (default 5000;\n"
-            "no new iteration after that many) capped at --hard-nodes (default 8 x N).\n"
-            "--games N: stop after N games (default 1000 for text, 0 = no limit for bin);\n"
-            "--positions N: stop once N positions were written, with an ETA.\n"
+            "start position) and appends them to --out FILE. Without --out the games go\n"
+            "to the pool (`hexe pool` says where), into n<nodes>-<network>-s<seed>.hxg,\n"
+            "with the command that re-creates them in the .cmd file beside it. Each move\n"
+            "is a search of --nodes N nodes (default 5000; no new iteration after that\n"
+            "many) capped at --hard-nodes (default 8 x N).\n"
+            "--games N: stop after N games (default 1000 for text, 0 = no limit else);\n"
+            "--positions N: stop once N training positions were written, with an ETA.\n"
             "--threads N: N games at once, one worker process each (default 1).\n"
-            "--format: text writes '<FEN> | <result>' lines (the tuner's data); bin writes\n"
-            "32-byte records with the search's score and the result (the network trainer's\n"
-            "data, docs/nnue.md). Default: bin when FILE ends in .bin, text otherwise.\n"
+            "--format: games writes each game whole, its moves with the search's scores\n"
+            "(the network trainer's data, which it filters as it reads, docs/nnue.md);\n"
+            "bin writes the training positions as 32-byte records with the search's score\n"
+            "and the result; text writes '<FEN> | <result>' lines (the tuner's data).\n"
+            "Default: bin when FILE ends in .bin, games for .hxg or no --out, text else.\n"
+            "--eval NAME: the evaluator both sides play with; --evalfile FILE: the nnue\n"
+            "evaluator with that network (default: the one built in).\n"
             "A run appends; Ctrl-C or a kill leaves a valid file (a record cut short is\n"
             "dropped by the next run).\n"
             "--random-plies N: random legal moves played after the opening (default 4; 8\n"
             "from the start position), so that games from the same opening differ; a game\n"
-            "whose first search then scores beyond 3 pawns is dropped. --per-game N: keep at most N positions of a game,\n"
-            "picked at random (default 0: all). --skip-plies N: none from a game's first N\n"
-            "plies (default 8).\n"
+            "whose first search then scores beyond 3 pawns is dropped.\n"
+            "bin and text only: --per-game N: keep at most N positions of a game, picked\n"
+            "at random (default 0: all). --skip-plies N: none from a game's first N plies\n"
+            "(default 8; for games the trainer's --skip-plies applies).\n"
             "--pgn FILE: no games are played; the quiet positions (not in check, the move\n"
             "played not a capture or promotion) of the finished games of FILE are written\n"
             "with each game's result instead (text only).\n";
@@ -92,17 +110,6 @@ static char **load_openings(const char *path, int *n)
     }
     fclose(f);
     return list;
-}
-
-/* A position is worth keeping when the side to move is not in check and the
- * best move is quiet: its static eval should then predict the result. */
-static bool quiet_position(const Position *pos, Move best)
-{
-    if (in_check(pos) || best == MOVE_NONE)
-        return false;
-    if (MOVE_KIND(best) == MK_PROMO || MOVE_KIND(best) == MK_EP)
-        return false;
-    return MOVE_KIND(best) == MK_CASTLE || pos->board[MOVE_TO(best)] == EMPTY;
 }
 
 /* Plays n random legal moves; false when the game ends on the way. */
@@ -140,10 +147,26 @@ static bool write_all(int fd, const char *buf, size_t len)
     return true;
 }
 
-/* Writes up to a->per_game of the n samples (all when per_game is 0), a random
- * subset by a partial Fisher-Yates shuffle, with the game's result (for
- * White: 0, 0.5 or 1), in one write() so that workers sharing the file never
- * interleave inside a game. Returns the number written, -1 on a write error. */
+/* Writes len bytes in one write() so that workers sharing the file never
+ * interleave inside a game; a signal that ends the worker waits until they
+ * are written whole: a short write would shift every record another worker
+ * appends. */
+static bool write_game_bytes(int fd, const char *buf, size_t len)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    bool ok = write_all(fd, buf, len);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return ok;
+}
+
+/* Writes up to a->per_game of the n samples (all, in the order of the game,
+ * when per_game is 0), a random subset by a partial Fisher-Yates shuffle,
+ * with the game's result (for White: 0, 0.5 or 1). Returns the number
+ * written, -1 on a write error. */
 static long write_sample(Sample *s, int n, double result, const DatagenArgs *a, uint64_t *rng, int fd)
 {
     int keep = a->per_game > 0 && a->per_game < n ? a->per_game : n;
@@ -151,9 +174,11 @@ static long write_sample(Sample *s, int n, double result, const DatagenArgs *a, 
     if (!buf)
         return -1;
     for (int i = 0; i < keep; i++) {
-        int j = i + (int)(xorshift64(rng) % (uint64_t)(n - i));
-        Sample tmp = s[i];
-        s[i] = s[j], s[j] = tmp;
+        if (keep < n) {
+            int j = i + (int)(xorshift64(rng) % (uint64_t)(n - i));
+            Sample tmp = s[i];
+            s[i] = s[j], s[j] = tmp;
+        }
         if (a->binary) {
             s[i].rec.b[26] = (uint8_t)(result * 2);
             memcpy(p, s[i].rec.b, PACKED_SIZE);
@@ -162,17 +187,23 @@ static long write_sample(Sample *s, int n, double result, const DatagenArgs *a, 
             p += sprintf(p, "%s | %.1f\n", s[i].fen, result);
         }
     }
-    /* A signal that ends the worker waits until the game is written whole:
-     * a short write would shift every record another worker appends. */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    bool ok = write_all(fd, buf, (size_t)(p - buf));
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    bool ok = write_game_bytes(fd, buf, (size_t)(p - buf));
     free(buf);
     return ok ? keep : -1;
+}
+
+/* Writes a whole game (games.h) that kept `kept` training positions;
+ * returns kept, -1 on a write error. */
+static long write_game(Game *g, double result, int kept, int fd)
+{
+    uint8_t *buf = malloc(games_record_size(g->plies));
+    if (!buf)
+        return -1;
+    g->result = (int)(result * 2);
+    size_t len = games_record(g, buf);
+    bool ok = write_game_bytes(fd, (const char *)buf, len);
+    free(buf);
+    return ok ? kept : -1;
 }
 
 /* The game's result for White from the tablebases (0, 0.5, 1), or -1 when
@@ -189,22 +220,26 @@ static double tb_result(const Position *pos)
     return pos->side == WHITE ? stm : 1.0 - stm;
 }
 
-/* Plays one game from pos and writes up to per_game of its quiet positions with
- * the result. Returns the result for White (0, 0.5, 1), or -1 when the start
- * was too lopsided or the game was over at once (nothing written). *written
- * gets the number of positions written (-1 on a write error). */
+/* Plays one game from pos and writes it whole (games), or up to per_game of
+ * its quiet positions with the result. Returns the result for White (0, 0.5,
+ * 1), or -1 when the start was too lopsided or the game was over at once
+ * (nothing written). *written gets the number of training positions written
+ * (-1 on a write error). */
 static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, int fd, long *written)
 {
     engine_clear();
-    Sample *samples = malloc(MAX_SAMPLES * sizeof *samples);
+    Game *game = a->kind == FORMAT_GAMES ? malloc(sizeof *game) : NULL;
+    Sample *samples = game ? NULL : malloc(MAX_SAMPLES * sizeof *samples);
     int nsamples = 0, ply = 0;
+    if (game && !packed_encode(pos, 0, 0, &game->start))
+        ply = -1; /* more than 32 pieces: an opening no game can be written from */
     double result = 0.5;
     int lopsided = 0, drawish = 0;
     /* Mate and tablebase scores are no evaluation to learn; the tuner's text
      * data keeps to scores of less than 20 pawns. */
-    int max_score = a->binary ? TB_WIN_BOUND : 2000;
+    int max_score = a->kind == FORMAT_TEXT ? 2000 : TB_WIN_BOUND;
     *written = 0;
-    for (;;) {
+    while (ply >= 0) {
         MoveList l;
         gen_legal(pos, &l);
         if (l.count == 0) {
@@ -235,21 +270,33 @@ static double play_game(Position *pos, const DatagenArgs *a, uint64_t *rng, int 
         }
         if (drawish >= 12)
             break;
-        if (ply >= a->skip_plies && nsamples < MAX_SAMPLES && quiet_position(pos, r.best) &&
+        /* The training positions: the games' reader keeps the same (games_keep). */
+        if (nsamples < MAX_SAMPLES && games_keep(pos, r.best, r.score, ply, a->skip_plies) &&
             abs(r.score) < max_score) {
-            Sample *s = &samples[nsamples];
-            if (a->binary ? packed_encode(pos, white_score, 0, &s->rec) : (pos_get_fen(pos, s->fen), true))
+            if (game)
                 nsamples++;
+            else if (a->binary ? packed_encode(pos, white_score, 0, &samples[nsamples].rec)
+                               : (pos_get_fen(pos, samples[nsamples].fen), true))
+                nsamples++;
+        }
+        if (game) {
+            game->move[ply] = r.best;
+            game->score[ply] = (int16_t)(white_score > INT16_MAX ? INT16_MAX : white_score < INT16_MIN ? INT16_MIN
+                                                                                                        : white_score);
+            game->plies = ply + 1;
         }
         pos_reserve(pos, 1);
         make_move(pos, r.best);
         ply++;
     }
-    if (ply == 0)
+    if (ply <= 0)
         result = -1;
+    else if (game)
+        *written = write_game(game, result, nsamples, fd);
     else
         *written = write_sample(samples, nsamples, result, a, rng, fd);
     free(samples);
+    free(game);
     return result;
 }
 
@@ -340,8 +387,9 @@ static bool repair_tail(int fd, bool binary, long long *kept)
 }
 
 /* Plays the games in a->threads worker processes (each with its own hash
- * table and search), all appending to one file, and shows the progress. */
-static int self_play(const DatagenArgs *a, int fd)
+ * table and search), all appending to one file, and shows the progress;
+ * *t gets what they played and wrote. */
+static int self_play(const DatagenArgs *a, int fd, PoolRun *t)
 {
     int nopen = 0;
     char **open = NULL;
@@ -418,6 +466,8 @@ static int self_play(const DatagenArgs *a, int fd)
     if (interrupted)
         fprintf(stderr, "datagen: interrupted; the file holds every finished game\n");
     int rc = atomic_load(&pr->failed) ? (fprintf(stderr, "datagen: cannot write %s\n", a->out), 1) : !started;
+    t->games = atomic_load(&pr->games), t->positions = atomic_load(&pr->positions);
+    t->written = atomic_load(&pr->results[0]) + atomic_load(&pr->results[1]) + atomic_load(&pr->results[2]);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     free(pids);
@@ -473,7 +523,7 @@ static void pgn_token(PgnGame *g, const char *tok, const DatagenArgs *a)
         snprintf(g->bad_move, sizeof g->bad_move, "%s", tok);
         return;
     }
-    if (g->ply >= a->skip_plies && g->nfens < MAX_SAMPLES && quiet_position(&g->pos, m))
+    if (g->ply >= a->skip_plies && g->nfens < MAX_SAMPLES && games_quiet_move(&g->pos, m))
         pos_get_fen(&g->pos, g->samples[g->nfens++].fen);
     pos_reserve(&g->pos, 1);
     make_move(&g->pos, m);
@@ -566,9 +616,9 @@ static int pgn_positions(const DatagenArgs *a, int fd, uint64_t *rng)
 
 int datagen_main(int argc, char **argv)
 {
-    DatagenArgs a = {NULL, "datagen.txt", NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, 0, false,
+    DatagenArgs a = {NULL, NULL, NULL, NULL, NULL, NULL, -1, 5000, 0, 0, 8, -1, 0, 1, 0, 0, FORMAT_TEXT, false,
                      search_params_default()};
-    bool gave_random_plies = false;
+    bool gave_random_plies = false, gave_skip = false, gave_per_game = false;
     const ArgSpec specs[] = {
         ARG_SPEC_INT("--games", &a.games, 0, INT_MAX),
         ARG_SPEC_INT64("--positions", &a.target, 0, 1e15),
@@ -580,39 +630,84 @@ int datagen_main(int argc, char **argv)
         ARG_SPEC_STRING("--format", &a.format),
         ARG_SPEC_INT("--seed", &a.seed, 0, 0),
         ARG_SPEC_STRING("--eval", &a.eval),
+        ARG_SPEC_STRING("--evalfile", &a.evalfile),
         {.name = "--random-plies", .kind = ARG_INT, .dest = &a.random_plies, .max = 1000, .given = &gave_random_plies},
-        ARG_SPEC_INT("--per-game", &a.per_game, 0, INT_MAX),
-        ARG_SPEC_INT("--skip-plies", &a.skip_plies, 0, INT_MAX),
+        {.name = "--per-game", .kind = ARG_INT, .dest = &a.per_game, .max = INT_MAX, .given = &gave_per_game},
+        {.name = "--skip-plies", .kind = ARG_INT, .dest = &a.skip_plies, .max = INT_MAX, .given = &gave_skip},
         ARG_SPEC_STRING("--pgn", &a.pgn),
     };
     ArgsResult r = args_parse("datagen", argc, argv, specs, ARG_SPECS(specs));
-    size_t len = strlen(a.out);
-    a.binary = a.format ? !strcmp(a.format, "bin") : len > 4 && !strcmp(a.out + len - 4, ".bin");
-    if (r == ARGS_OK && a.format && strcmp(a.format, "bin") && strcmp(a.format, "text"))
-        r = args_error("datagen", "--format is text or bin, not '%s'", a.format);
+    size_t len = a.out ? strlen(a.out) : 0;
+    if (r == ARGS_OK && a.format && strcmp(a.format, "bin") && strcmp(a.format, "text") && strcmp(a.format, "games"))
+        r = args_error("datagen", "--format is games, bin or text, not '%s'", a.format);
+    if (a.format)
+        a.kind = !strcmp(a.format, "bin") ? FORMAT_BIN : !strcmp(a.format, "games") ? FORMAT_GAMES : FORMAT_TEXT;
+    else if (a.out)
+        a.kind = len > 4 && !strcmp(a.out + len - 4, ".bin")   ? FORMAT_BIN
+               : len > 4 && !strcmp(a.out + len - 4, ".hxg") ? FORMAT_GAMES
+                                                               : FORMAT_TEXT;
+    else
+        a.kind = a.pgn ? FORMAT_TEXT : FORMAT_GAMES;
+    a.binary = a.kind == FORMAT_BIN;
+    bool pool = !a.out && a.kind == FORMAT_GAMES;
+    if (!a.out && !pool)
+        a.out = a.kind == FORMAT_BIN ? "datagen.bin" : "datagen.txt";
     if (a.games < 0)
-        a.games = a.binary ? 0 : 1000;
+        a.games = a.kind == FORMAT_TEXT ? 1000 : 0;
     if (!gave_random_plies)
         a.random_plies = a.openings ? 4 : 8;
     if (a.hard_nodes <= 0)
         a.hard_nodes = a.nodes * 8;
     if (r == ARGS_OK && a.hard_nodes < a.nodes)
         r = args_error("datagen", "--hard-nodes %d is below --nodes %d", a.hard_nodes, a.nodes);
-    if (r == ARGS_OK && a.pgn && a.binary)
+    if (r == ARGS_OK && a.pgn && a.kind != FORMAT_TEXT)
         r = args_error("datagen", "--pgn writes text only (a PGN has no search scores)");
+    if (r == ARGS_OK && a.kind == FORMAT_GAMES && (gave_skip || gave_per_game))
+        r = args_error("datagen", "%s: games are written whole; `hexe train --skip-plies` filters them",
+                       gave_skip ? "--skip-plies" : "--per-game");
     if (r != ARGS_OK)
         return args_finish(r, usage);
-    if (a.eval && !eval_choose(&a.params.eval, a.eval))
+    Network *net = NULL;
+    if (a.evalfile) {
+        char err[300];
+        if (!(net = nnue_load(a.evalfile, err, sizeof err)))
+            return args_finish(args_error("datagen", "--evalfile: %s", err), usage);
+        a.params.eval.net = net;
+        eval_choose(&a.params.eval, "nnue");
+    }
+    if (a.eval && !eval_choose(&a.params.eval, a.eval)) {
+        nnue_unload(net);
         return args_finish(args_error("datagen", "no usable evaluator named '%s'", a.eval), usage);
-    int fd = open(a.out, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0 || !repair_tail(fd, a.binary, &a.resumed)) {
+    }
+    /* The pool's file of this network and seed, and its .cmd. */
+    char path[PATH_MAX + 64], cmd_path[PATH_MAX + 64], tag[64] = "";
+    if (pool && !pool_file(&a.params.eval, a.nodes, a.seed, path, cmd_path, sizeof path, tag)) {
+        nnue_unload(net);
+        return 1;
+    }
+    if (pool)
+        a.out = path;
+    int fd = open(a.out, O_RDWR | O_CREAT | O_APPEND, 0644); /* read too: the tail is checked */
+    bool locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+    if (fd >= 0 && !locked)
+        fprintf(stderr, "datagen: another run is writing %s\n", a.out);
+    bool ok = locked && (a.kind == FORMAT_GAMES ? games_repair(fd, a.out, &a.resumed)
+                                                : repair_tail(fd, a.binary, &a.resumed));
+    if (!ok) {
         fprintf(stderr, "datagen: cannot write %s\n", a.out);
         if (fd >= 0)
             close(fd);
+        nnue_unload(net);
         return 1;
     }
     uint64_t rng = 0x1234567ULL + (uint64_t)a.seed * 0x9E3779B97F4A7C15ULL;
-    int rc = a.pgn ? pgn_positions(&a, fd, &rng) : self_play(&a, fd);
+    PoolRun t = {a.nodes, a.seed, 0, 0, 0, tag, ""};
+    int rc = a.pgn ? pgn_positions(&a, fd, &rng) : self_play(&a, fd, &t);
+    if (a.params.eval.net && !strcmp(a.params.eval.evaluator->name, "nnue"))
+        t.net_name = a.params.eval.net->name;
+    if (pool && t.games)
+        pool_record(cmd_path, argc, argv, &t);
     close(fd);
+    nnue_unload(net);
     return rc;
 }

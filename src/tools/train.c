@@ -1,5 +1,6 @@
 /* tools/train.c - `hexe train`: trains the `nnue` evaluator's network on the
- * records of `hexe datagen --format bin` (packed.h), on the CPU, in threads.
+ * games of `hexe datagen` (games.h, filtered as they are read) or its
+ * 32-byte records (packed.h), on the CPU, in threads.
  *
  *   acc_p  = b1 + sum of the W1 rows of the pieces seen from perspective p
  *   out    = W2[k] . [screlu(acc_stm), screlu(acc_other)] + b2[k],  screlu(x) = clamp(x, 0, 1)^2
@@ -30,6 +31,7 @@
 
 #include "../args.h"
 #include "../eval/nnue.h"
+#include "games.h"
 #include "packed.h"
 #include "trainset.h"
 #include "../timeman.h"
@@ -39,7 +41,7 @@
 
 typedef struct {
     const char *data[MAX_FILES], *out, *init, *log;
-    int ndata, hidden, buckets, epochs, batch, threads;
+    int ndata, hidden, buckets, epochs, batch, threads, skip_plies;
     double lr, lr_end, lambda, val, wd, scale;
     int64_t epoch_size, max_positions, seed;
     bool mirror;
@@ -317,12 +319,15 @@ static bool check_quantised(const char *path, const Params *p, const PackedPos *
 /* ---- The command line ---- */
 
 static const char usage[] =
-    "usage: hexe train --data FILE.bin [--data FILE2.bin ...] [--out FILE.nnue]\n"
+    "usage: hexe train --data FILE|FOLDER [--data FILE2 ...] [--out FILE.nnue]\n"
     "                  [--hidden N] [--epochs N] [--epoch-size N] [--batch N] [--threads N]\n"
     "                  [--lr X] [--lr-end X] [--lambda X] [--wd X] [--val X] [--scale K]\n"
     "                  [--init FILE.nnue] [--log FILE.csv] [--max-positions N] [--seed N]\n"
-    "                  [--mirror 0|1] [--buckets N]\n"
-    "Trains the nnue evaluator's network on datagen's records (docs/nnue.md).\n"
+    "                  [--mirror 0|1] [--buckets N] [--skip-plies N]\n"
+    "Trains the nnue evaluator's network on datagen's data (docs/nnue.md): game\n"
+    "files (.hxg), 32-byte record files, or a folder's game files (the pool).\n"
+    "--skip-plies N: a game's training positions start at ply N (default 8); the\n"
+    "others: not in check, the move played quiet, no mate or tablebase score.\n"
     "--hidden N: hidden units, a multiple of 32 up to 512 (default 128).\n"
     "--buckets N: output layers, 1 to 8 (default: --init's, else 1), one chosen\n"
     "by the number of pieces on the board.\n"
@@ -349,7 +354,8 @@ _Static_assert(NNUE_MAX_HIDDEN == 512 && NNUE_MAX_BUCKETS == 8, "train's usage n
 static ArgsResult parse(int argc, char **argv, TrainArgs *a)
 {
     *a = (TrainArgs){.out = "hexe.nnue", .hidden = 128, .epochs = 20, .batch = 16384, .threads = 2,
-                     .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1};
+                     .lr = 0.001, .lr_end = 0.00001, .lambda = 0.3, .val = 0.02, .wd = 0.01, .seed = 1,
+                     .skip_plies = 8};
     ArgList data = {a->data, MAX_FILES, 0};
     int mirror = 1;
     const ArgSpec specs[] = {
@@ -372,6 +378,7 @@ static ArgsResult parse(int argc, char **argv, TrainArgs *a)
         ARG_SPEC_INT64("--max-positions", &a->max_positions, 0, 1e15),
         ARG_SPEC_INT64("--seed", &a->seed, 0, 4294967295.0),
         ARG_SPEC_INT("--mirror", &mirror, 0, 1),
+        ARG_SPEC_INT("--skip-plies", &a->skip_plies, 0, GAMES_MAX_PLIES),
     };
     ArgsResult r = args_parse("train", argc, argv, specs, ARG_SPECS(specs));
     a->ndata = data.count;
@@ -389,7 +396,7 @@ static ArgsResult parse(int argc, char **argv, TrainArgs *a)
 static bool load_data(const TrainArgs *a, TrainSet *d, PackedPos **val, long long *nval)
 {
     for (int i = 0; i < a->ndata; i++)
-        if (!trainset_read(a->data[i], d, a->val, a->max_positions, val, nval))
+        if (!trainset_read(a->data[i], d, a->val, a->max_positions, a->skip_plies, val, nval))
             return false;
     if (d->n < 1 || *nval < 1) {
         fprintf(stderr, "train: too few positions (%lld to train on, %lld held out)\n", d->n, *nval);

@@ -17,8 +17,13 @@ typedef struct {
 /* Appends the records of a file (at most max of them when max > 0) to d,
  * the last val fraction of them (whole games: datagen writes a game's
  * records together) to the held-out set instead; false, and says why on
- * stderr, when the file cannot be read. */
-bool trainset_read(const char *path, TrainSet *d, double val, long long max, PackedPos **val_out, long long *nval);
+ * stderr, when the file cannot be read. A game file (games.h) gives the
+ * training positions of its games (games_keep, from ply skip_plies on), the
+ * same records in the same order as datagen's 32-byte file of the same
+ * games; a bad game ends it, the games before it kept. A folder gives each
+ * of its game files (*.hxg) in the order of their names. */
+bool trainset_read(const char *path, TrainSet *d, double val, long long max, int skip_plies, PackedPos **val_out,
+                   long long *nval);
 
 /* The network's inputs for a decoded record, from the side to move's view
  * (us) and the other side's (them); returns their number. With mirror, a
