@@ -208,8 +208,8 @@ static bool set_eval_file(const char *v, char *msg, size_t n)
     params.eval.net = net;
     nnue_unload(loaded_net); /* no search runs: nothing evaluates with it */
     loaded_net = next;
-    snprintf(msg, n, "EvalFile %s: %d hidden units, %d output bucket%s", net->name, net->hidden, net->buckets,
-             net->buckets > 1 ? "s" : "");
+    snprintf(msg, n, "EvalFile %s: %d hidden units, %d output bucket%s%s", net->name, net->hidden, net->buckets,
+             net->buckets > 1 ? "s" : "", net->mirrored ? ", mirrored inputs" : "");
     return eval_changed(v, msg, n);
 }
 

@@ -1,9 +1,12 @@
 /* test_nnue.c - the nnue evaluator (eval/nnue.h): the incremental
  * accumulator equals a fresh one at every ply of random games (and across
- * jumps between games), for hidden layers of several sizes; the SIMD output
- * layer equals the portable one bit for bit; a position and its colour-flipped mirror score the same; the network
- * file round-trips; every kind of bad network file is refused with a reason;
- * an accumulator made with one network is never used with another. */
+ * jumps between games), for hidden layers of several sizes, with and
+ * without mirrored inputs (kings crossing the middle, castling included);
+ * the SIMD output layer equals the portable one bit for bit; a position and
+ * its colour-flipped mirror score the same, and under mirrored inputs its
+ * a-h mirror too; the network file round-trips in each version; every kind
+ * of bad network file is refused with a reason; an accumulator made with
+ * one network is never used with another. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,9 +60,9 @@ static size_t weights(const Network *n)
 
 /* A network of random weights inside the quantisation bounds (nnue.h), so
  * that every part of the arithmetic carries real values. */
-static Network random_net(int hidden, int buckets)
+static Network random_net(int hidden, int buckets, bool mirrored)
 {
-    Network n = {.hidden = hidden, .scale = rnd(100, 600), .buckets = buckets};
+    Network n = {.hidden = hidden, .scale = rnd(100, 600), .buckets = buckets, .mirrored = mirrored};
     n.w1 = aligned_alloc(64, (weights(&n) * 2 + 63) / 64 * 64);
     n.b1 = n.w1 + (size_t)NNUE_INPUTS * hidden;
     n.w2 = n.b1 + hidden;
@@ -82,19 +85,34 @@ static void write_net(const Network *n, const char *path)
         fclose(f);
 }
 
+/* What the checked random games held: king moves between the d and e files
+ * (a mirrored network rebuilds that side's accumulator), castling moves. */
+static long crossings, castlings[2]; /* castlings: king side, queen side (which crosses) */
+
+static int king_file(const Position *pos, int side)
+{
+    return __builtin_ctzll(pos->bb[MAKE_PIECE(side, KING)]) & 7;
+}
+
 static void play_random(Position *pos, int plies, bool check_each)
 {
     for (int ply = 0; ply < plies; ply++) {
         if (check_each) {
             int inc = incremental(pos), fresh = nnue_evaluate_fresh(net, pos);
-            CHECK(inc == fresh, "incremental %d, fresh %d at ply %d", inc, fresh, ply);
+            CHECK(inc == fresh, "incremental %d, fresh %d at ply %d%s", inc, fresh, ply,
+                  net->mirrored ? " (mirrored inputs)" : "");
         }
         MoveList l;
         gen_legal(pos, &l);
         if (!l.count)
             return;
+        int side = pos->side, before = king_file(pos, side);
         pos_reserve(pos, 1);
         make_move(pos, l.moves[next() % (uint64_t)l.count]);
+        int after = king_file(pos, side);
+        crossings += check_each && (before < 4) != (after < 4);
+        if (check_each && (after - before == 2 || before - after == 2))
+            castlings[after < 4]++;
     }
 }
 
@@ -102,8 +120,10 @@ static void accumulator(void)
 {
     Position a = {0}, b = {0};
     char err[160];
+    crossings = castlings[0] = castlings[1] = 0;
     for (int g = 0; g < 30; g++) {
-        pos_set_fen(&a, START_FEN, err, sizeof err);
+        /* Every other game starts where both sides can castle at once. */
+        pos_set_fen(&a, g % 2 ? "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1" : START_FEN, err, sizeof err);
         play_random(&a, 160, true);
         /* Back up the game again, the way a search unmakes. */
         while (a.hply > 0) {
@@ -121,6 +141,9 @@ static void accumulator(void)
             CHECK(incremental(p) == nnue_evaluate_fresh(net, p), "jump %d between games", i);
         }
     }
+    CHECK(crossings > 50 && castlings[0] > 2 && castlings[1] > 2,
+          "the games moved kings across the middle (%ld) and castled (%ld king side, %ld queen side)", crossings,
+          castlings[0], castlings[1]);
     pos_free(&a);
     pos_free(&b);
 }
@@ -210,6 +233,69 @@ static void symmetry(void)
     pos_free(&pos);
 }
 
+/* The board with its files flipped (a-h). */
+static void flip_files(const uint64_t bb[16], uint64_t out[16])
+{
+    for (int p = 0; p < 16; p++) {
+        out[p] = 0;
+        for (int sq = 0; sq < 64; sq++)
+            out[p] |= (bb[p] >> sq & 1) << (sq ^ 7);
+    }
+}
+
+/* Under the mirrored network in use, a position and its a-h mirror (castling
+ * rights are no input) score the same, which without mirrored inputs they
+ * mostly do not. Its inputs are the unmirrored ones of the same weights for
+ * the position itself when both kings stand on files e-h, and for its mirror
+ * when both stand on a-d. */
+static void horizontal(void)
+{
+    CHECK(net->mirrored, "a mirrored network is in use");
+    Network plain = *net; /* the same weights without mirrored inputs: fresh evaluations only */
+    plain.mirrored = false;
+    Position pos = {0};
+    char err[160];
+    int bad = 0, n = 0, differ = 0, same_side = 0, bad_plain = 0;
+    for (int g = 0; g < 20; g++) {
+        pos_set_fen(&pos, START_FEN, err, sizeof err);
+        for (int ply = 0; ply < 120; ply++) {
+            uint64_t m[16];
+            flip_files(pos.bb, m);
+            int a = nnue_evaluate_board(net, pos.bb, pos.side), b = nnue_evaluate_board(net, m, pos.side);
+            bad += a != b, n++;
+            differ += nnue_evaluate_board(&plain, pos.bb, pos.side) != nnue_evaluate_board(&plain, m, pos.side);
+            int w = king_file(&pos, WHITE) >= 4, k = king_file(&pos, BLACK) >= 4;
+            if (w == k) {
+                bad_plain += a != nnue_evaluate_board(&plain, w ? pos.bb : m, pos.side);
+                same_side++;
+            }
+            MoveList l;
+            gen_legal(&pos, &l);
+            if (!l.count)
+                break;
+            pos_reserve(&pos, 1);
+            make_move(&pos, l.moves[next() % (uint64_t)l.count]);
+        }
+    }
+    CHECK(bad == 0, "mirrored inputs: %d of %d positions score differently from their a-h mirror", bad, n);
+    CHECK(differ > n / 2, "without mirrored inputs most do (%d of %d)", differ, n);
+    CHECK(bad_plain == 0 && same_side > n / 4,
+          "with both kings on one side, the inputs are the unmirrored ones of the king-side view (%d of %d differ)",
+          bad_plain, same_side);
+    /* Through FEN and the search's incremental accumulators as well. */
+    Position w = {0}, twin = {0};
+    pos_set_fen(&w, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w - - 0 8", err, sizeof err);
+    pos_set_fen(&twin, "1kr1qb1r/pppb2pp/2np1n2/4p3/4PP2/2NP1N2/PPP3PP/R1BKQ2R w - - 0 8", err, sizeof err);
+    uint64_t m[16];
+    flip_files(w.bb, m);
+    CHECK(!memcmp(m, twin.bb, sizeof m), "the two FENs are mirror images");
+    CHECK(incremental(&w) == incremental(&twin), "a FEN and its a-h mirror: %d and %d", incremental(&w),
+          incremental(&twin));
+    pos_free(&w);
+    pos_free(&twin);
+    pos_free(&pos);
+}
+
 static bool use_fails(const char *path, const char *why)
 {
     char err[256] = "";
@@ -218,6 +304,43 @@ static bool use_fails(const char *path, const char *why)
     CHECK(!ok && strstr(err, why) && net == before, "%s: refused with '%s' (got %s: '%s')", path, why,
           ok ? "loaded" : "refused", err);
     return !ok;
+}
+
+static uint32_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* A version-3 file whose flags are 0 is a network without mirrored inputs. */
+static void flags_zero(const Network *good)
+{
+    char path[256], err[256];
+    snprintf(path, sizeof path, "%s/flags0.nnue", dir);
+    Network m = *good;
+    m.mirrored = true;
+    write_net(&m, path);
+    static unsigned char buf[1 << 20];
+    FILE *f = fopen(path, "rb");
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(len > 40 && buf[8] == 3 && buf[32] == 1, "a mirrored network is written as version 3 with flag bit 0");
+    buf[32] = 0;
+    uint32_t h = fnv1a(buf, len - 4);
+    for (int i = 0; i < 4; i++)
+        buf[len - 4 + i] = (unsigned char)(h >> (8 * i));
+    Network back = {0};
+    CHECK(nnue_read(buf, len, &back, err, sizeof err) && !back.mirrored, "version 3, flags 0: read unmirrored");
+    Position pos = {0};
+    pos_set_fen(&pos, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", err, sizeof err);
+    if (back.w1)
+        CHECK(nnue_evaluate_fresh(&back, &pos) == nnue_evaluate_fresh(good, &pos),
+              "version 3 with flags 0 scores as the unmirrored network");
+    nnue_free(&back);
+    pos_free(&pos);
 }
 
 static void bad_files(const Network *good)
@@ -235,30 +358,34 @@ static void bad_files(const Network *good)
     CHECK(!strcmp(net->name, good_path), "the name of the loaded network is kept");
     Network back;
     CHECK(nnue_read(buf, len, &back, err, sizeof err) && back.hidden == good->hidden && back.scale == good->scale &&
-              back.buckets == good->buckets && !memcmp(back.b2, good->b2, sizeof back.b2) &&
-              !memcmp(back.w1, good->w1, weights(good) * 2),
-          "a network file of %d bucket(s) round-trips", good->buckets);
-    CHECK(buf[8] == (good->buckets > 1 ? 2 : 1), "one bucket is written as version 1, more as version 2");
+              back.buckets == good->buckets && back.mirrored == good->mirrored &&
+              !memcmp(back.b2, good->b2, sizeof back.b2) && !memcmp(back.w1, good->w1, weights(good) * 2),
+          "a network file of %d bucket(s)%s round-trips", good->buckets, good->mirrored ? ", mirrored" : "");
+    int version = good->mirrored ? 3 : good->buckets > 1 ? 2 : 1;
+    CHECK(buf[8] == version && (version < 3 || buf[32] == NNUE_FLAG_MIRRORED),
+          "one bucket is written as version 1, more as version 2, mirrored inputs as version 3 (%d)", buf[8]);
     nnue_free(&back);
 
     struct {
         const char *name, *why;
         size_t len;
         int at, value; /* a byte to change, -1 for none */
+        int version;   /* the oldest version the case applies to */
     } cases[] = {
-        {"truncated", "truncated or padded", len - 100, -1, 0},
-        {"empty", "no HEXENNUE header", 0, -1, 0},
-        {"magic", "no HEXENNUE header", len, 0, 'X'},
-        {"version", "format version", len, 8, 9},
-        {"hidden", "multiple of 32", len, 12, 33},
-        {"flipped", "checksum", len, 5000, 0x5a},
-        {"padded", "truncated or padded", len + 7, -1, 0},
-        {"buckets", "output buckets", len, 28, 0x10}, /* version 2 only: 8 becomes 24 */
-        {"header", "truncated or padded", 36, -1, 0},
+        {"truncated", "truncated or padded", len - 100, -1, 0, 1},
+        {"empty", "no HEXENNUE header", 0, -1, 0, 1},
+        {"magic", "no HEXENNUE header", len, 0, 'X', 1},
+        {"version", "format version", len, 8, 9, 1},
+        {"hidden", "multiple of 32", len, 12, 33, 1},
+        {"flipped", "checksum", len, 5000, 0x5a, 1},
+        {"padded", "truncated or padded", len + 7, -1, 0, 1},
+        {"buckets", "output buckets", len, 28, 0x10, 2}, /* 8 becomes 24, 1 becomes 17 */
+        {"header", "truncated or padded", 36, -1, 0, 2},
+        {"flags", "flags 0x3", len, 32, 2, 3}, /* an unknown flag beside the mirror */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        if (good->buckets == 1 && c >= sizeof cases / sizeof cases[0] - 2)
-            break;
+        if (cases[c].version > version)
+            continue;
         snprintf(path, sizeof path, "%s/%s.nnue", dir, cases[c].name);
         unsigned char *copy = calloc(len + 16, 1);
         memcpy(copy, buf, len);
@@ -343,30 +470,42 @@ int main(void)
         return 1;
     int sizes[] = {32, 128, 256, NNUE_MAX_HIDDEN};
     for (int i = 0; i < 4; i++)
-        for (int buckets = 1; buckets <= NNUE_MAX_BUCKETS; buckets += NNUE_MAX_BUCKETS - 1) {
-            Network n = random_net(sizes[i], buckets);
-            simd(&n);
-            if (buckets > 1)
-                buckets_chosen(&n);
-            if (sizes[i] == 128)
-                bad_files(&n); /* leaves this random network in use: the one of 8 buckets last */
-            free(n.w1);
-        }
+        for (int buckets = 1; buckets <= NNUE_MAX_BUCKETS; buckets += NNUE_MAX_BUCKETS - 1)
+            for (int mirrored = 0; mirrored <= 1; mirrored++) {
+                Network n = random_net(sizes[i], buckets, mirrored);
+                simd(&n);
+                if (buckets > 1)
+                    buckets_chosen(&n);
+                if (sizes[i] == 128 && buckets == 1 && !mirrored)
+                    flags_zero(&n);
+                if (sizes[i] == 128)
+                    bad_files(&n); /* leaves this random network in use: the mirrored one of 8 buckets last */
+                free(n.w1);
+            }
     accumulator();
     symmetry();
+    horizontal();
     trace();
     char err[256];
     /* The update's loops run over the hidden units in vectors: a size below
-     * 128, one that is not a multiple of 128, and the largest. */
+     * 128, one that is not a multiple of 128, and the largest; each without
+     * and with mirrored inputs. */
     int acc_sizes[] = {32, 160, NNUE_MAX_HIDDEN};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 6; i++) {
         char path[64];
-        snprintf(path, sizeof path, "%s/acc%d.nnue", dir, acc_sizes[i]);
-        Network n = random_net(acc_sizes[i], 1);
+        int hidden = acc_sizes[i / 2];
+        bool mirrored = i % 2;
+        snprintf(path, sizeof path, "%s/acc%d%s.nnue", dir, hidden, mirrored ? "m" : "");
+        Network n = random_net(hidden, mirrored ? 4 : 1, mirrored);
         write_net(&n, path);
         free(n.w1);
-        CHECK(use_file(path, err, sizeof err), "a network of %d hidden loads: %s", acc_sizes[i], err);
+        CHECK(use_file(path, err, sizeof err), "a network of %d hidden%s loads: %s", hidden,
+              mirrored ? ", mirrored" : "", err);
         accumulator();
+        if (mirrored) {
+            symmetry();
+            horizontal();
+        }
     }
     /* A network read again from the same file is another network: the
      * accumulators made with the first are not used with it. */

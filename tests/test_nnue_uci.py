@@ -4,7 +4,8 @@ options, every kind of bad network file answered with an info string while
 the engine keeps its network and keeps answering, and the whole pipeline in
 small: datagen's records, `hexe train` (the loss falls, the quantised network
 matches the float one), the network loaded through EvalFile and searched
-with."""
+with; the same for a network of mirrored inputs (file version 3), which
+scores a position and its a-h mirror alike."""
 import os
 import re
 import subprocess
@@ -112,6 +113,55 @@ def init_grows(c, data, first):
     c.check(r.returncode != 0 and "usage" in r.stderr, "--buckets 9 shows usage")
 
 
+def final_eval(e, fen):
+    """The Final evaluation line's cp (White's view) of `eval` on fen."""
+    e.send("position fen " + fen)
+    e.send("eval")
+    m = re.search(r"Final evaluation: (-?\d+) cp", e.expect("Final evaluation")[-1])
+    return int(m.group(1)) if m else None
+
+
+def mirrored_inputs(c, data):
+    """`hexe train --mirrored-inputs 1`: a version-3 network whose float and
+    quantised outputs agree, loaded through EvalFile; --init from an
+    unmirrored network is allowed, the other way round is refused."""
+    path = os.path.join(TMP, "mirrored.nnue")
+    r = train_small(data, path, "--mirrored-inputs", "1", "--epochs", "3", "--lr", "0.003")
+    c.check(r.returncode == 0 and "mirrored inputs" in r.stdout and re.search(
+        r"quantised .*mean \|diff\| [0-9.]+ cp, mean diff [+-][0-9.]+ cp, largest \d+ cp: ok", r.stdout),
+        "a mirrored network is trained and its quantised file matches the float one: %s %s" %
+        (r.stdout[-300:], r.stderr[-200:]))
+    head = open(path, "rb").read(36) if os.path.exists(path) else b""
+    c.check(len(head) == 36 and int.from_bytes(head[8:12], "little") == 3 and
+            int.from_bytes(head[32:36], "little") == 1, "it is written as version 3 with flag bit 0")
+    e = Engine()
+    e.handshake()
+    e.send("setoption name EvalFile value " + path)
+    got = e.expect("info string")
+    c.check("mirrored inputs" in got[-1], "EvalFile loads it and says so: %s" % got[-1])
+    e.send("setoption name Evaluation value nnue")
+    one = final_eval(e, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w - - 0 8")
+    two = final_eval(e, "1kr1qb1r/pppb2pp/2np1n2/4p3/4PP2/2NP1N2/PPP3PP/R1BKQ2R w - - 0 8")
+    c.check(one is not None and one == two, "a position and its a-h mirror: %s and %s cp" % (one, two))
+    e.send("position startpos moves e2e4 e7e5")
+    e.send("go depth 6")
+    best = e.expect("bestmove")[-1].split()[1]
+    c.check(best in e.legal_moves("position startpos moves e2e4 e7e5"), "a search with it plays a legal move")
+    e.close()
+    grown = os.path.join(TMP, "mirrored-from-plain.nnue")
+    r = train_small(data, grown, "--init", NET, "--mirrored-inputs", "1")
+    c.check(r.returncode == 0 and "from an --init without them" in r.stdout and
+            open(grown, "rb").read(9)[8] == 3, "--init from an unmirrored network trains a mirrored one: %s" %
+            r.stderr[-200:])
+    again = os.path.join(TMP, "mirrored-again.nnue")
+    r = train_small(data, again, "--init", path)
+    c.check(r.returncode == 0 and "mirrored inputs" in r.stdout and open(again, "rb").read(9)[8] == 3,
+            "without --mirrored-inputs, --init's mirrored inputs are kept: %s" % r.stderr[-200:])
+    r = train_small(data, os.path.join(TMP, "unmirrored.nnue"), "--init", path, "--mirrored-inputs", "0")
+    c.check(r.returncode != 0 and "cannot start from it" in r.stderr,
+            "a network without mirrored inputs cannot start from one with them: %s" % r.stderr[-200:])
+
+
 def pipeline(c):
     data = os.path.join(TMP, "d.bin")
     r = subprocess.run([HEXE, "datagen", "--nodes", "400", "--games", "24", "--threads", "2", "--openings",
@@ -140,6 +190,7 @@ def pipeline(c):
     c.check((r.returncode == 0 and os.path.getsize(png) > 1000) or "matplotlib is missing" in r.stderr,
             "plot-loss draws the curves or says what it lacks: %s" % r.stderr[-200:])
     init_keeps_scale(c, data)
+    mirrored_inputs(c, data)
     r = subprocess.run([HEXE, "train", "--data", os.path.join(TMP, "none.bin")], capture_output=True, text=True)
     c.check(r.returncode != 0 and "cannot read" in r.stderr, "train: missing data reported")
     r = subprocess.run([HEXE, "train", "--data", data, "--hidden", "48"], capture_output=True, text=True)

@@ -5,7 +5,10 @@
  * it evaluated with that position's square sets; the next call adds and
  * subtracts only the rows of the pieces that differ (a few, in a search) and
  * rebuilds both accumulators when more than REFRESH squares differ or the
- * network is another. Integer arithmetic, so either way gives the same sums. */
+ * network is another. In a network of mirrored inputs, a perspective whose
+ * king crossed between the d and e files is rebuilt alone (all its inputs
+ * flip); the other is updated. Integer arithmetic, so either way gives the
+ * same sums. */
 #include "nnue.h"
 
 #include <errno.h>
@@ -58,7 +61,7 @@ __asm__(ASM_RODATA_SECTION
 extern const unsigned char hexe_nnue_blob[], hexe_nnue_blob_end[];
 
 #define REFRESH 12
-#define HEADER(version) ((version) == 1 ? 28 : 32)
+#define HEADER(version) (24 + 4 * (version)) /* 28, 32, 36 bytes */
 
 static Network embedded;
 static bool embedded_ok;
@@ -103,9 +106,13 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
         snprintf(err, n, "%zu bytes: truncated or padded", len);
         return false;
     }
-    uint32_t buckets = version == 1 ? 1 : rd32(d + 28);
+    uint32_t buckets = version == 1 ? 1 : rd32(d + 28), flags = version < 3 ? 0 : rd32(d + 32);
     if (buckets < 1 || buckets > NNUE_MAX_BUCKETS) {
         snprintf(err, n, "%u output buckets: must be 1 to %d", buckets, NNUE_MAX_BUCKETS);
+        return false;
+    }
+    if (flags & ~NNUE_FLAG_MIRRORED) {
+        snprintf(err, n, "flags 0x%x: this build knows only bit 0 (mirrored inputs)", flags);
         return false;
     }
     if (hidden < 32 || hidden > NNUE_MAX_HIDDEN || hidden % 32) {
@@ -145,6 +152,7 @@ bool nnue_read(const unsigned char *d, size_t len, Network *net, char *err, size
     net->hidden = (int)hidden;
     net->scale = (int)scale;
     net->buckets = (int)buckets;
+    net->mirrored = flags & NNUE_FLAG_MIRRORED;
     net->w1 = mem;
     net->b1 = mem + nw1;
     net->w2 = mem + nw1 + hidden;
@@ -217,13 +225,16 @@ bool nnue_write(const Network *net, FILE *f)
     bool ok = true;
     for (const char *m = "HEXENNUE"; *m; m++)
         put(f, (unsigned char)*m, 1, &h, &ok);
-    put(f, net->buckets > 1 ? 2 : 1, 4, &h, &ok);
+    int version = net->mirrored ? 3 : net->buckets > 1 ? 2 : 1; /* the oldest that holds it */
+    put(f, (uint32_t)version, 4, &h, &ok);
     put(f, (uint32_t)net->hidden, 4, &h, &ok);
     put(f, (uint32_t)net->scale, 4, &h, &ok);
     put(f, NNUE_QA, 4, &h, &ok);
     put(f, NNUE_QB, 4, &h, &ok);
-    if (net->buckets > 1)
+    if (version >= 2)
         put(f, (uint32_t)net->buckets, 4, &h, &ok);
+    if (version >= 3)
+        put(f, net->mirrored ? NNUE_FLAG_MIRRORED : 0, 4, &h, &ok);
     size_t total = weights(net->hidden, net->buckets);
     for (size_t i = 0; i < total; i++) /* w1, b1 and w2 lie one after another */
         put(f, (uint16_t)net->w1[i], 2, &h, &ok);
@@ -310,16 +321,50 @@ static inline void add_row(const Network *net, int16_t *acc, int feature, int si
             acc[h] = (int16_t)(acc[h] - w[h]);
 }
 
+/* The flip of perspective v's squares on the board bb (nnue_flip). */
+static inline int flip_of(bool mirrored, const uint64_t bb[16], int v)
+{
+    uint64_t king = bb[MAKE_PIECE(v, KING)];
+    return mirrored && king ? nnue_flip(true, __builtin_ctzll(king)) : 0;
+}
+
+/* Perspective v's accumulator made from nothing. */
+static void refresh_one(const Network *net, int16_t *acc, const uint64_t bb[16], int v)
+{
+    int flip = flip_of(net->mirrored, bb, v);
+    memcpy(acc, net->b1, (size_t)net->hidden * sizeof(int16_t));
+    for (int p = WP; p <= BK; p++)
+        for (uint64_t x = bb[p]; x; x &= x - 1)
+            add_row(net, acc, nnue_feature(v, p, __builtin_ctzll(x) ^ flip), 1);
+}
+
 static void refresh(const Network *net, Accumulator *a, const uint64_t bb[16])
 {
-    for (int v = WHITE; v <= BLACK; v++) {
-        memcpy(a->acc[v], net->b1, (size_t)net->hidden * sizeof(int16_t));
-        for (int p = WP; p <= BK; p++)
-            for (uint64_t x = bb[p]; x; x &= x - 1)
-                add_row(net, a->acc[v], nnue_feature(v, p, __builtin_ctzll(x)), 1);
-    }
+    for (int v = WHITE; v <= BLACK; v++)
+        refresh_one(net, a->acc[v], bb, v);
     memcpy(a->bb, bb, sizeof a->bb);
     a->net_id = net->id;
+}
+
+/* The update of a network of mirrored inputs: a perspective whose king
+ * crossed between the d and e files is rebuilt (all its inputs flip), the
+ * other updated by the pieces that moved. */
+static void update_mirrored(const Network *net, Accumulator *a, const uint64_t bb[16])
+{
+    for (int v = WHITE; v <= BLACK; v++) {
+        int flip = flip_of(true, bb, v);
+        if (flip != flip_of(true, a->bb, v)) {
+            refresh_one(net, a->acc[v], bb, v);
+            continue;
+        }
+        for (int p = WP; p <= BK; p++) {
+            for (uint64_t x = a->bb[p] & ~bb[p]; x; x &= x - 1)
+                add_row(net, a->acc[v], nnue_feature(v, p, __builtin_ctzll(x) ^ flip), -1);
+            for (uint64_t x = bb[p] & ~a->bb[p]; x; x &= x - 1)
+                add_row(net, a->acc[v], nnue_feature(v, p, __builtin_ctzll(x) ^ flip), 1);
+        }
+    }
+    memcpy(a->bb, bb, sizeof a->bb);
 }
 
 static void update(const Network *net, Accumulator *a, const uint64_t bb[16])
@@ -329,6 +374,10 @@ static void update(const Network *net, Accumulator *a, const uint64_t bb[16])
         changed += __builtin_popcountll(a->bb[p] ^ bb[p]);
     if (a->net_id != net->id || changed > REFRESH) {
         refresh(net, a, bb);
+        return;
+    }
+    if (net->mirrored) {
+        update_mirrored(net, a, bb);
         return;
     }
     for (int p = WP; p <= BK; p++) {
@@ -485,8 +534,8 @@ int nnue_evaluate_fresh(const Network *net, const Position *pos) { return nnue_e
 void nnue_trace(const Network *net, const Position *pos, FILE *out)
 {
     int stm = nnue_evaluate_fresh(net, pos), white = pos->side == WHITE ? stm : -stm;
-    fprintf(out, "NNUE network %s: %d hidden units, %d output bucket%s, output %s\n", net->name, net->hidden,
-            net->buckets, net->buckets > 1 ? "s" : "", nnue_simd_name());
+    fprintf(out, "NNUE network %s: %d hidden units, %d output bucket%s,%s output %s\n", net->name, net->hidden,
+            net->buckets, net->buckets > 1 ? "s" : "", net->mirrored ? " mirrored inputs," : "", nnue_simd_name());
     fprintf(out, "Each piece: the change in White's score (cp) if it were taken off (kings stay).\n\n");
     Position copy = {0};
     pos_copy(&copy, pos);

@@ -7,16 +7,21 @@
  * colour-flipped mirror score exactly the same. The side to move's
  * accumulator comes first in the output layer. The output layer may come in
  * B buckets, one chosen by the number of pieces on the board (nnue_bucket).
+ * A network of mirrored inputs (file flag bit 0) sees each perspective's own
+ * king on files e-h: while that king stands on files a-d, every square of
+ * that perspective's inputs is flipped a<->h (nnue_flip), so a position and
+ * its a-h mirror image score the same.
  *
  * Quantisation: first-layer weights and biases x NNUE_QA (int16), output
  * weights x NNUE_QB (int16, |w| <= 127), output bias x QA*QB (int32).
  * score_cp = (sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * scale / (QA * QB).
  *
  * File (little-endian): "HEXENNUE", u32 version, u32 H, u32 scale, u32 QA,
- * u32 QB, then in version 2 u32 B (version 1 has one bucket and no such
- * field), int16 W1[768][H], int16 b1[H], int16 W2[B][2H], int32 b2[B], u32
- * FNV-1a hash of every byte before it. A network of one bucket is written
- * as version 1. */
+ * u32 QB, then in versions 2 and 3 u32 B (version 1 has one bucket and no
+ * such field), in version 3 u32 flags (bit 0: mirrored inputs; the others
+ * 0), then int16 W1[768][H], int16 b1[H], int16 W2[B][2H], int32 b2[B], u32
+ * FNV-1a hash of every byte before it. A network is written in the oldest
+ * version that holds it: 1 for one bucket, 2 for more, 3 when mirrored. */
 #ifndef HEXE_NNUE_H
 #define HEXE_NNUE_H
 
@@ -30,11 +35,13 @@
 #define NNUE_MAX_HIDDEN 512 /* the int32 output sums cannot overflow up to here */
 #define NNUE_QA 255
 #define NNUE_QB 64
-#define NNUE_VERSION 2 /* the newest file version; 1 is read too */
+#define NNUE_VERSION 3 /* the newest file version; 1 and 2 are read too */
 #define NNUE_MAX_BUCKETS 8
+#define NNUE_FLAG_MIRRORED 1u /* version 3's flags: mirrored inputs */
 
 struct Network {
     int hidden, scale, buckets;
+    bool mirrored; /* each perspective's inputs seen with its king on files e-h (nnue_flip) */
     int16_t *w1;  /* [NNUE_INPUTS][hidden], 64-byte aligned */
     int16_t *b1;  /* [hidden] */
     int16_t *w2;  /* [buckets][2 * hidden]: side to move's half first */
@@ -56,6 +63,12 @@ static inline int nnue_feature(int persp, int piece, int sq64)
 {
     return ((PCOLOR(piece) != persp) * 6 + PTYPE(piece) - 1) * 64 + (persp == BLACK ? sq64 ^ 56 : sq64);
 }
+
+/* What a perspective's squares are XORed with before nnue_feature, given
+ * that perspective's own king square: in a network of mirrored inputs 7
+ * (files a<->h) while the king stands on files a-d, else 0. The engine and
+ * the trainer both read the inputs this way. */
+static inline int nnue_flip(bool mirrored, int king_sq64) { return mirrored && (king_sq64 & 7) < 4 ? 7 : 0; }
 
 /* The network built in (Makefile: NNUE_FILE), or NULL when it is unusable. */
 const Network *nnue_embedded(void);

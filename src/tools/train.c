@@ -14,7 +14,8 @@
  * centipawns. AdamW with a cosine learning-rate schedule, weights clipped to
  * +-1.98 so that they quantise into int16 (nnue.h), the data shuffled every
  * epoch, a random half of the positions without castling rights read with
- * their files flipped (--mirror, train_features), and the last --val
+ * their files flipped (--mirror, train_features; a network of mirrored
+ * inputs, --mirrored-inputs, reads them alike already), and the last --val
  * fraction of each file (whole games: datagen writes a game's records
  * together) held out. The weights of the epoch with
  * the lowest held-out loss are quantised (the output bias then takes back
@@ -42,6 +43,7 @@
 typedef struct {
     const char *data[MAX_FILES], *out, *init, *log;
     int ndata, hidden, buckets, epochs, batch, threads, skip_plies;
+    int mirrored; /* mirrored inputs: 0 or 1; -1 until settled (--init's, else 0) */
     double lr, lr_end, lambda, val, wd, scale;
     int64_t epoch_size, max_positions, seed;
     bool mirror;
@@ -50,6 +52,7 @@ typedef struct {
 /* The parameters, their gradients or Adam's moments: one block of floats. */
 typedef struct {
     int hidden, buckets;
+    bool mirrored; /* the inputs the forward pass reads (nnue_flip) */
     size_t size;
     float *w1, *b1, *w2, *b2; /* views into all: w2 [buckets][2 * hidden], b2 [buckets] */
     float *all;
@@ -126,7 +129,7 @@ static void *work_run(void *arg)
     for (int i = 0; i < w->count; i++) {
         Sample s;
         bool mirror = w->mirror && ((w->index[i] ^ w->mirror) * 0x9E3779B1u) >> 31;
-        if (!sample_of(&w->rec[w->index[i]], &s, mirror))
+        if (!sample_of(&w->rec[w->index[i]], &s, mirror, p->mirrored))
             continue;
         float out = forward(p, &s, w->acc);
         float pred = 1.0f / (1.0f + expf(-out));
@@ -174,7 +177,7 @@ static void *eval_run(void *arg)
     w->loss = 0, w->n = 0;
     for (long long i = w->from; i < w->to; i++) {
         Sample s;
-        if (!sample_of(&w->rec[i], &s, false))
+        if (!sample_of(&w->rec[i], &s, false, w->p->mirrored))
             continue;
         float pred = 1.0f / (1.0f + expf(-forward(w->p, &s, acc)));
         float target = w->lambda * s.result + (1.0f - w->lambda) / (1.0f + expf(-s.score / w->scale));
@@ -223,7 +226,7 @@ static QuantDiff compare(const Network *net, const Params *p, const PackedPos *r
     for (long long i = 0; i < n; i += step) {
         Sample s;
         Unpacked u;
-        if (!sample_of(&rec[i], &s, false) || !packed_decode(&rec[i], &u))
+        if (!sample_of(&rec[i], &s, false, p->mirrored) || !packed_decode(&rec[i], &u))
             continue;
         uint64_t bb[16] = {0};
         for (int sq = 0; sq < 64; sq++)
@@ -262,7 +265,7 @@ static bool quantise(const Params *p, int scale, const PackedPos *rec, long long
     int16_t *mem = aligned_alloc(64, ((nw1 + H + nw2) * sizeof(int16_t) + 63) / 64 * 64);
     if (!mem)
         return false;
-    net->hidden = H, net->scale = scale, net->buckets = B;
+    net->hidden = H, net->scale = scale, net->buckets = B, net->mirrored = p->mirrored;
     net->w1 = mem, net->b1 = mem + nw1, net->w2 = mem + nw1 + H;
     for (size_t i = 0; i < nw1; i++)
         net->w1[i] = q16(p->w1[i], NNUE_QA, 32767);
@@ -311,6 +314,11 @@ static bool check_quantised(const char *path, const Params *p, const PackedPos *
         fprintf(stderr, "train: the network written does not load: %s\n", err);
         return false;
     }
+    if (net.mirrored != p->mirrored) {
+        fprintf(stderr, "train: the network written reads %s inputs\n", net.mirrored ? "mirrored" : "unmirrored");
+        nnue_free(&net);
+        return false;
+    }
     *diff = compare(&net, p, rec, n, scale);
     nnue_free(&net);
     return true;
@@ -323,7 +331,7 @@ static const char usage[] =
     "                  [--hidden N] [--epochs N] [--epoch-size N] [--batch N] [--threads N]\n"
     "                  [--lr X] [--lr-end X] [--lambda X] [--wd X] [--val X] [--scale K]\n"
     "                  [--init FILE.nnue] [--log FILE.csv] [--max-positions N] [--seed N]\n"
-    "                  [--mirror 0|1] [--buckets N] [--skip-plies N]\n"
+    "                  [--mirror 0|1] [--buckets N] [--skip-plies N] [--mirrored-inputs 0|1]\n"
     "Trains the nnue evaluator's network on datagen's data (docs/nnue.md): game\n"
     "files (.hxg), 32-byte record files, or a folder's game files (the pool).\n"
     "--skip-plies N: a game's training positions start at ply N (default 8); the\n"
@@ -345,6 +353,12 @@ static const char usage[] =
     "--mirror 1 (the default): each pass reads a random half of the positions\n"
     "without castling rights with their files flipped (a-h), the same position\n"
     "to the rules and its score; 0 reads every position as it is.\n"
+    "--mirrored-inputs 1: a network of mirrored inputs (file version 3): each\n"
+    "side's inputs seen with its own king on files e-h, flipped a-h while it\n"
+    "stands on a-d (docs/nnue.md). --mirror then changes nothing. Default:\n"
+    "--init's, else 0. From an --init without them, a side whose king stands on\n"
+    "e-h starts with FILE's weights as they are, one on a-d with those of its\n"
+    "mirror image; a network with them cannot start one without.\n"
     "--log FILE: epoch, train loss, validation loss, lr, positions/s as CSV\n"
     "(scripts/plot-loss draws it). Writes the weights of the epoch with the\n"
     "lowest validation loss to --out (default hexe.nnue).\n";
@@ -358,6 +372,7 @@ static ArgsResult parse(int argc, char **argv, TrainArgs *a)
                      .skip_plies = 8};
     ArgList data = {a->data, MAX_FILES, 0};
     int mirror = 1;
+    a->mirrored = -1;
     const ArgSpec specs[] = {
         ARG_SPEC_LIST("--data", &data),
         ARG_SPEC_STRING("--out", &a->out),
@@ -379,6 +394,7 @@ static ArgsResult parse(int argc, char **argv, TrainArgs *a)
         ARG_SPEC_INT64("--seed", &a->seed, 0, 4294967295.0),
         ARG_SPEC_INT("--mirror", &mirror, 0, 1),
         ARG_SPEC_INT("--skip-plies", &a->skip_plies, 0, GAMES_MAX_PLIES),
+        ARG_SPEC_INT("--mirrored-inputs", &a->mirrored, 0, 1),
     };
     ArgsResult r = args_parse("train", argc, argv, specs, ARG_SPECS(specs));
     a->ndata = data.count;
@@ -405,8 +421,10 @@ static bool load_data(const TrainArgs *a, TrainSet *d, PackedPos **val, long lon
     return true;
 }
 
-/* --init's network, checked against --hidden and --buckets; settles the
- * bucket count (--buckets, else --init's, else 1). */
+/* --init's network, checked against --hidden, --buckets and
+ * --mirrored-inputs; settles the bucket count (--buckets, else --init's,
+ * else 1) and the inputs (--mirrored-inputs, else --init's, else
+ * unmirrored). */
 static bool read_init(TrainArgs *a, Network *init)
 {
     if (a->init) {
@@ -423,13 +441,24 @@ static bool read_init(TrainArgs *a, Network *init)
             fprintf(stderr, "train: --init has %d hidden units, more than --hidden %d\n", init->hidden, a->hidden);
         else if (bad)
             fprintf(stderr, "train: --init has %d output buckets, --buckets says %d\n", init->buckets, a->buckets);
+        if (!bad && init->mirrored && a->mirrored == 0) {
+            fprintf(stderr, "train: --init has mirrored inputs: a network without them cannot start from it\n");
+            bad = "mirrored";
+        }
         if (bad) {
             nnue_free(init);
             return false;
         }
+        if (a->mirrored < 0)
+            a->mirrored = init->mirrored;
+        if (a->mirrored && !init->mirrored)
+            printf("train: mirrored inputs from an --init without them: a side whose king stands on files a-d starts "
+                   "from the weights of its mirror image\n");
     }
     if (a->buckets == 0) /* no --buckets and no --init */
         a->buckets = 1;
+    if (a->mirrored < 0)
+        a->mirrored = 0;
     return true;
 }
 
@@ -457,6 +486,7 @@ static bool trainer_alloc(Trainer *tr, const TrainArgs *a)
               params_alloc(&tr->v, a->hidden, a->buckets) && params_alloc(&tr->best, a->hidden, a->buckets);
     for (int t = 0; t < a->threads && ok; t++, tr->nparams++)
         ok = params_alloc(&tr->grad[t], a->hidden, a->buckets);
+    tr->p.mirrored = tr->best.mirrored = a->mirrored; /* the two that run forward */
     if (!ok) {
         fprintf(stderr, "train: out of memory\n");
         trainer_free(tr);
@@ -536,7 +566,8 @@ static double train_epoch(Trainer *tr, const TrainArgs *a, const TrainSet *d, Sc
             if (bs > d->n)
                 bs = (int)d->n;
         }
-        uint32_t mirror_seed = a->mirror ? (uint32_t)xorshift64(&s->rng) | 1u : 0;
+        /* Mirrored inputs read a position and its mirror image alike already. */
+        uint32_t mirror_seed = a->mirror && !a->mirrored ? (uint32_t)xorshift64(&s->rng) | 1u : 0;
         Work w[64];
         pthread_t th[64];
         for (int t = 0; t < a->threads; t++) {
@@ -578,9 +609,10 @@ static bool train_all(Trainer *tr, TrainArgs *a, const TrainSet *d, const Packed
         memcpy(tr->best.all, tr->p.all, tr->p.size * sizeof(float));
         if (log)
             fprintf(log, "epoch,train,validation,lr,positions_per_s\n");
-        printf("train: %lld positions, %lld held out, %d hidden, %d output buckets, K = %d, lambda %.2f, "
+        printf("train: %lld positions, %lld held out, %d hidden, %d output buckets%s, K = %d, lambda %.2f, "
                "%d threads, output %s\n",
-               d->n, nval, a->hidden, a->buckets, (int)a->scale, a->lambda, a->threads, nnue_simd_name());
+               d->n, nval, a->hidden, a->buckets, a->mirrored ? ", mirrored inputs" : "", (int)a->scale, a->lambda,
+               a->threads, nnue_simd_name());
         printf("epoch 0: validation %.6f\n", best_val);
     }
     int64_t t_all = now_ms();

@@ -147,25 +147,33 @@ bool trainset_read(const char *path, TrainSet *d, double val, long long max, int
     return true;
 }
 
-int train_features(const Unpacked *u, bool mirror, uint16_t us[32], uint16_t them[32])
+int train_features(const Unpacked *u, bool mirror, bool mirrored_inputs, uint16_t us[32], uint16_t them[32])
 {
-    for (int sq = 0; sq < 64 && mirror; sq++)
-        mirror = !u->castle_rook[sq];
+    int king[2] = {0, 0};
+    for (int sq = 0; sq < 64; sq++) {
+        mirror = mirror && !u->castle_rook[sq];
+        if (PTYPE(u->piece[sq]) == KING)
+            king[PCOLOR(u->piece[sq])] = sq;
+    }
+    /* Each perspective's squares: flipped by mirror, then as the network
+     * sees the position so flipped. */
     int flip = mirror ? 7 : 0, n = 0;
+    int fu = flip ^ nnue_flip(mirrored_inputs, king[u->side] ^ flip);
+    int ft = flip ^ nnue_flip(mirrored_inputs, king[!u->side] ^ flip);
     for (int sq = 0; sq < 64; sq++)
         if (u->piece[sq] != EMPTY && n < 32) {
-            us[n] = (uint16_t)nnue_feature(u->side, u->piece[sq], sq ^ flip);
-            them[n++] = (uint16_t)nnue_feature(!u->side, u->piece[sq], sq ^ flip);
+            us[n] = (uint16_t)nnue_feature(u->side, u->piece[sq], sq ^ fu);
+            them[n++] = (uint16_t)nnue_feature(!u->side, u->piece[sq], sq ^ ft);
         }
     return n;
 }
 
-bool sample_of(const PackedPos *r, Sample *s, bool mirror)
+bool sample_of(const PackedPos *r, Sample *s, bool mirror, bool mirrored_inputs)
 {
     Unpacked u;
     if (!packed_decode(r, &u))
         return false;
-    s->n = train_features(&u, mirror, s->us, s->them);
+    s->n = train_features(&u, mirror, mirrored_inputs, s->us, s->them);
     float sign = u.side == WHITE ? 1.0f : -1.0f;
     s->score = sign * (float)u.score;
     s->result = u.side == WHITE ? (float)u.result / 2.0f : 1.0f - (float)u.result / 2.0f;
@@ -181,7 +189,7 @@ double trainset_fit_scale(const TrainSet *d)
         for (int j = 0; j < 2; j++)
             for (long long i = 0; i < d->n; i += step) {
                 Sample s;
-                if (sample_of(&d->rec[i], &s, false)) {
+                if (sample_of(&d->rec[i], &s, false, false)) { /* the score and result alone */
                     double x = sigmoid(s.score / k[j]) - s.result;
                     e[j] += x * x;
                 }

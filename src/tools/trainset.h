@@ -29,8 +29,10 @@ bool trainset_read(const char *path, TrainSet *d, double val, long long max, int
  * (us) and the other side's (them); returns their number. With mirror, a
  * position without castling rights is read with its files flipped (a-h):
  * the same position to the rules of chess, and the same score. A position
- * with a castling right is read as it is. */
-int train_features(const Unpacked *u, bool mirror, uint16_t us[32], uint16_t them[32]);
+ * with a castling right is read as it is. With mirrored_inputs, the inputs
+ * of a network of mirrored inputs, as the engine reads them (nnue_flip):
+ * then mirror changes nothing. */
+int train_features(const Unpacked *u, bool mirror, bool mirrored_inputs, uint16_t us[32], uint16_t them[32]);
 
 /* A record as the inputs of both perspectives (train_features) and the side
  * to move's score and result. False for a record that does not decode. */
@@ -39,7 +41,7 @@ typedef struct {
     uint16_t us[32], them[32];
     float score, result;
 } Sample;
-bool sample_of(const PackedPos *r, Sample *s, bool mirror);
+bool sample_of(const PackedPos *r, Sample *s, bool mirror, bool mirrored_inputs);
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
