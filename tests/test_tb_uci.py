@@ -205,6 +205,10 @@ def games(c):
         c.skip(4, "the KRBvKR games (no 5-piece tables)")
         won = [f for f in won if pieces(f) <= MAX_PIECES]
         drawn = [f for f in drawn if pieces(f) <= MAX_PIECES]
+    if os.environ.get("HEXE_SANITIZED"):
+        # Four times slower: one won and one drawn game here; the release pass plays them all.
+        c.skip(len(won) - 1 + 2 * len(drawn) - 1, "the other endgame games: played by the release build")
+        won, drawn = won[:1], drawn[:1]
     for fen in won:
         for e in (hexe, sf):
             e.send("ucinewgame")
@@ -213,7 +217,7 @@ def games(c):
         r = g.run(hexe, sf, HEXE_MS, SF_MS)
         c.check(r == "hexe won", "won %s: %s in %d plies (%.0f s)" % (fen, r, len(g.moves), time.monotonic() - t0))
     for fen in drawn:
-        for hexe_white in (True, False):
+        for hexe_white in (True, False) if len(drawn) > 1 or not os.environ.get("HEXE_SANITIZED") else (True,):
             for e in (hexe, sf):
                 e.send("ucinewgame")
             g = Game(fen, hexe_white)

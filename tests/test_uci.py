@@ -483,7 +483,7 @@ def rss_mb(pid):
 
 
 def threads_give_memory_back(c):
-    """Ten times Threads 256, a short search, Threads 1: the memory of the
+    """Three times Threads 256, a short search, Threads 1: the memory of the
     departed threads (histories, evaluation caches) goes back to the
     system, so the resident size comes back within 50 MB of where it began."""
     if os.environ.get("HEXE_SANITIZED") or not os.path.exists("/proc/self/status"):
@@ -499,7 +499,7 @@ def threads_give_memory_back(c):
     e.expect("readyok", 10)
     start = rss_mb(e.p.pid)
     peak = after = start
-    for _ in range(10):
+    for _ in range(3):
         e.send("setoption name Threads value 256")
         e.send("position startpos moves e2e4")
         e.send("go movetime 50")
@@ -510,7 +510,7 @@ def threads_give_memory_back(c):
         e.expect("readyok", 30)
         after = rss_mb(e.p.pid)
     c.check(peak > start + 100, "Threads 256 did take memory: %.0f MB at most, %.0f MB before" % (peak, start))
-    c.check(after <= start + 50, "after ten rounds of Threads 256 -> 1: %.0f MB resident, %.0f MB at the start"
+    c.check(after <= start + 50, "after three rounds of Threads 256 -> 1: %.0f MB resident, %.0f MB at the start"
             % (after, start))
     c.check(e.close() == 0, "exits 0")
 
