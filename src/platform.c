@@ -63,6 +63,14 @@ void *hexe_aligned_alloc(size_t align, size_t size)
 #endif
 }
 
+void *hexe_aligned_zalloc(size_t align, size_t size)
+{
+    void *p = hexe_aligned_alloc(align, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
 void hexe_aligned_free(void *p)
 {
 #ifdef _WIN32

@@ -65,6 +65,7 @@ bool platform_exe_path(char *out, size_t n);
 /* Memory aligned to align (a power of two), freed with hexe_aligned_free
  * (Windows' C library has no aligned_alloc that free() takes back). */
 void *hexe_aligned_alloc(size_t align, size_t size);
+void *hexe_aligned_zalloc(size_t align, size_t size); /* the same, filled with zeros */
 void hexe_aligned_free(void *p);
 
 /* Reads up to n bytes at offset off without moving a shared file position

@@ -28,14 +28,7 @@ struct NetSums {
     bool valid;
 };
 
-NetSums *net_sums_new(void)
-{
-    size_t size = (sizeof(NetSums) + 63) / 64 * 64;
-    NetSums *s = hexe_aligned_alloc(64, size);
-    if (s)
-        memset(s, 0, size);
-    return s;
-}
+NetSums *net_sums_new(void) { return hexe_aligned_zalloc(64, sizeof(NetSums)); }
 
 void net_sums_free(NetSums *s) { hexe_aligned_free(s); }
 

@@ -293,14 +293,7 @@ struct NnueCache {
     Accumulator last; /* of the last position evaluated */
 };
 
-NnueCache *nnue_cache_new(void)
-{
-    size_t size = (sizeof(NnueCache) + 63) / 64 * 64;
-    NnueCache *c = hexe_aligned_alloc(64, size);
-    if (c)
-        memset(c, 0, size);
-    return c;
-}
+NnueCache *nnue_cache_new(void) { return hexe_aligned_zalloc(64, sizeof(NnueCache)); }
 
 void nnue_cache_free(NnueCache *c) { hexe_aligned_free(c); }
 

@@ -470,6 +470,14 @@ static void summarise(Msg *m, const Scan *sc, const char *paths, bool ok)
     }
 }
 
+static void scan_free(Scan *sc)
+{
+    free(sc->warn.buf);
+    nameset_free(&sc->seen);
+    free(sc->clean);
+    free(sc->kept);
+}
+
 /* Nothing loaded: Fathom's re-initialisation frees the old tables itself
  * (tb_free() would leave Fathom unusable). */
 static void tables_off(void)
@@ -502,7 +510,8 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     Scan sc = {.clean = calloc(strlen(paths) + 1, 1), .kept = calloc(strlen(paths) + 1, 1),
                .warn = {malloc(2048), 2048, 0}};
     if (!copy || !sc.clean || !sc.kept || !sc.warn.buf) {
-        free(copy), free(sc.clean), free(sc.kept), free(sc.warn.buf);
+        free(copy);
+        scan_free(&sc);
         tables_off();
         msg_add(&m, "out of memory");
         return false;
@@ -532,11 +541,8 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
         m.len = msg && n ? strlen(msg) : 0;
         if (sc.warn.len > 2)
             msg_add(&m, "; warning: %s%s", sc.warn.buf + 2, LEFT_OUT);
-        free(sc.warn.buf);
-        nameset_free(&sc.seen);
         free(copy);
-        free(sc.clean);
-        free(sc.kept);
+        scan_free(&sc);
         return ok;
     }
 #endif
@@ -545,12 +551,8 @@ bool tb_set_path(const char *paths, char *msg, size_t n)
     tb_set_max_pieces(ok ? (int)TB_LARGEST : 0);
     tables_set_up = ok ? set_up_tables(&sc.seen) : 0;
     summarise(&m, &sc, paths, ok);
-
-    free(sc.warn.buf);
-    nameset_free(&sc.seen);
     free(copy);
-    free(sc.clean);
-    free(sc.kept);
+    scan_free(&sc);
     return ok;
 }
 
