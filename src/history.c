@@ -113,14 +113,8 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
 /* The correction-history slot of this pawn structure (within the side to move's table). */
 static inline size_t corr_slot(const Position *pos) { return pos->pawn_key & (CORR_SIZE - 1); }
 
-/* The slot of colour c's pieces other than pawns: a hash of their squares. */
-static inline size_t corr_np_slot(const Position *pos, int c)
-{
-    uint64_t h = 0;
-    for (int t = KNIGHT; t <= KING; t++)
-        h = (h ^ pos->bb[MAKE_PIECE(c, t)]) * 0x9E3779B97F4A7C15ULL;
-    return (h ^ h >> 29) & (CORR_SIZE - 1);
-}
+/* The slot of colour c's pieces other than pawns. */
+static inline size_t corr_np_slot(const Position *pos, int c) { return pos->nonpawn_key[c] & (CORR_SIZE - 1); }
 
 int corrected_eval(const Thread *t, const Position *pos, int raw)
 {
