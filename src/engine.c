@@ -367,6 +367,7 @@ void engine_forget_evals(void)
     for (int i = 0; i < nthreads; i++) {
         memset(threads[i]->eval_cache, 0, sizeof threads[i]->eval_cache);
         memset(threads[i]->corr, 0, sizeof threads[i]->corr);
+        memset(threads[i]->corr_np, 0, sizeof threads[i]->corr_np);
     }
 }
 

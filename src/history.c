@@ -113,16 +113,30 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
 /* The correction-history slot of this pawn structure (within the side to move's table). */
 static inline size_t corr_slot(const Position *pos) { return pos->pawn_key & (CORR_SIZE - 1); }
 
+/* The slot of colour c's pieces other than pawns. */
+static inline size_t corr_np_slot(const Position *pos, int c) { return pos->nonpawn_key[c] & (CORR_SIZE - 1); }
+
 int corrected_eval(const Thread *t, const Position *pos, int raw)
 {
-    int e = raw + t->corr[pos->side][corr_slot(pos)] / CORR_GRAIN;
+    int s = pos->side;
+    /* Weights: the pawns' table one half, each colour's pieces one quarter. */
+    int64_t sum = 2 * (int64_t)t->corr[s][corr_slot(pos)] + t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)] +
+                  t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)];
+    int e = raw + (int)(sum / (4 * CORR_GRAIN));
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
+}
+
+/* One table's entry moves towards the error, by a weight that grows with depth. */
+static inline void correct(int32_t *c, int error, int w)
+{
+    int64_t v = ((int64_t)*c * (256 - w) + (int64_t)error * CORR_GRAIN * w) / 256;
+    *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
 }
 
 void update_correction(Thread *t, const Position *pos, int raw, int best, int depth)
 {
-    int32_t *c = &t->corr[pos->side][corr_slot(pos)];
-    int w = depth + 1 < 16 ? depth + 1 : 16;
-    int64_t v = ((int64_t)*c * (256 - w) + (int64_t)(best - raw) * CORR_GRAIN * w) / 256;
-    *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
+    int w = depth + 1 < 16 ? depth + 1 : 16, s = pos->side;
+    correct(&t->corr[s][corr_slot(pos)], best - raw, w);
+    correct(&t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)], best - raw, w);
+    correct(&t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)], best - raw, w);
 }

@@ -60,6 +60,8 @@ static inline void track(Position *pos, int p, int sq, int sign)
     v->eg += sign * psq_table[p][s].eg;
     if (PTYPE(p) == PAWN)
         pos->pawn_key ^= zob_piece[p][sq];
+    else
+        pos->nonpawn_key[PCOLOR(p)] ^= zob_piece[p][sq];
 }
 
 static inline void track_add(Position *pos, int p, int sq) { track(pos, p, sq, 1); }
@@ -273,6 +275,8 @@ void make_move(Position *pos, Move m)
 
     u->key = pos->key;
     u->pawn_key = pos->pawn_key;
+    u->nonpawn_key[WHITE] = pos->nonpawn_key[WHITE];
+    u->nonpawn_key[BLACK] = pos->nonpawn_key[BLACK];
     u->psq[WHITE] = pos->psq[WHITE];
     u->psq[BLACK] = pos->psq[BLACK];
     u->move = m;
@@ -408,6 +412,8 @@ void unmake_move(Position *pos)
     pos->halfmove = u->halfmove;
     pos->key = u->key;
     pos->pawn_key = u->pawn_key;
+    pos->nonpawn_key[WHITE] = u->nonpawn_key[WHITE];
+    pos->nonpawn_key[BLACK] = u->nonpawn_key[BLACK];
     pos->psq[WHITE] = u->psq[WHITE];
     pos->psq[BLACK] = u->psq[BLACK];
     DEBUG_CHECK(pos);
@@ -532,7 +538,7 @@ bool pos_is_ok(const Position *pos, const char **why)
     if (!why)
         why = &dummy;
     uint8_t count[16] = {0};
-    uint64_t key = 0, pawn_key = 0, bb[16] = {0};
+    uint64_t key = 0, pawn_key = 0, nonpawn_key[2] = {0, 0}, bb[16] = {0};
     Score psq[2] = {{0, 0}, {0, 0}};
     for (int sq = 0; sq < 128; sq++) {
         int p = pos->board[sq];
@@ -554,6 +560,8 @@ bool pos_is_ok(const Position *pos, const char **why)
         bb[p] |= (uint64_t)1 << SQ64(sq);
         if (PTYPE(p) == PAWN)
             pawn_key ^= zob_piece[p][sq];
+        else
+            nonpawn_key[PCOLOR(p)] ^= zob_piece[p][sq];
         psq[PCOLOR(p)].mg += psq_table[p][SQ64(sq)].mg;
         psq[PCOLOR(p)].eg += psq_table[p][SQ64(sq)].eg;
         int c = PCOLOR(p), i = pos->index[sq];
@@ -569,8 +577,9 @@ bool pos_is_ok(const Position *pos, const char **why)
             *why = "piece counts wrong";
             return false;
         }
-    if (memcmp(bb, pos->bb, sizeof bb) || pawn_key != pos->pawn_key) {
-        *why = "square sets or pawn key out of step with the board";
+    if (memcmp(bb, pos->bb, sizeof bb) || pawn_key != pos->pawn_key ||
+        memcmp(nonpawn_key, pos->nonpawn_key, sizeof nonpawn_key)) {
+        *why = "square sets or piece keys out of step with the board";
         return false;
     }
     if (pos->psq_ver == psq_version && memcmp(psq, pos->psq, sizeof psq)) {

@@ -30,7 +30,8 @@ typedef struct {
 } Stack;
 
 /* Correction history: how far the search result of a position has come out
- * from its static evaluation, averaged over positions with the same pawns. */
+ * from its static evaluation, averaged over positions with the same pawns,
+ * and over positions with the same pieces (not pawns) of one colour. */
 #define CORR_SIZE 16384
 #define CORR_GRAIN 256
 #define CORR_LIMIT (64 * CORR_GRAIN)
@@ -57,6 +58,7 @@ typedef struct Thread {
     int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
     int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
     int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
+    int32_t corr_np[2][2][CORR_SIZE]; /* the same by one colour's pieces: [side to move][colour][key] */
     uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
     EvalContext *eval; /* the evaluator this search uses, with the thread's own accumulators and caches */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
