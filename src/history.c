@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "tunables.h"
+
 const int mvv[8] = {0, 100, 320, 330, 500, 950, 0, 0};
 
 /* The entry of the move `back` plies before this node, or NULL when there is
@@ -119,10 +121,11 @@ static inline size_t corr_np_slot(const Position *pos, int c) { return pos->nonp
 int corrected_eval(const Thread *t, const Position *pos, int raw)
 {
     int s = pos->side;
-    /* Weights: the pawns' table one half, each colour's pieces one quarter. */
-    int64_t sum = 2 * (int64_t)t->corr[s][corr_slot(pos)] + t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)] +
-                  t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)];
-    int e = raw + (int)(sum / (4 * CORR_GRAIN));
+    /* Weights in sixteenths: the pawns' table 8, each colour's pieces 4. */
+    int64_t sum = CORR_PAWN_WEIGHT * (int64_t)t->corr[s][corr_slot(pos)] +
+                  CORR_PIECE_WEIGHT * ((int64_t)t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)] +
+                                       t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)]);
+    int e = raw + (int)(sum / (16 * CORR_GRAIN));
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
 }
 
