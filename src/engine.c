@@ -63,6 +63,7 @@ static void init_thread_root(Thread *t, const Position *root)
     atomic_store(&t->nodes, 0);
     atomic_store(&t->tbhits, 0);
     t->completed_depth = 0;
+    t->ndone = 0;
     t->seldepth = 0;
     memset(t->stack, 0, sizeof t->stack);
     memset(t->killers, 0, sizeof t->killers);
@@ -175,15 +176,21 @@ static void *main_thread(void *arg)
         if (f > 0 && f < nthreads && threads[f]->completed_depth > t->completed_depth)
             t = threads[f];
         const RootMove *rm = choose_root_move(t);
-        /* The final, exact lines: every PV line shown (a search stopped inside
-         * an iteration has re-sorted its moves), the played move's line first. */
+        /* The final lines: every PV line shown (a search stopped inside an
+         * iteration has re-sorted its moves), the played move's line first,
+         * each with its exact score where the search has one (a bound left
+         * by a cut-short iteration is no verdict). */
         int depth = t->completed_depth > 0 ? t->completed_depth : 1;
         if (!ss->quiet) {
-            search_report(t, depth, 0, rm->score == -INF ? 0 : rm->score, false, false, rm);
+            const RootMove *line = search_final_line(t, rm);
+            if (line)
+                search_report(t, depth, 0, line->score, line->bound_lower, line->bound_upper, line);
+            else
+                search_report(t, depth, 0, 0, false, false, rm);
             int multipv = ss->params.multipv, shown = multipv < t->nroot ? multipv : t->nroot;
             for (int i = 1, k = 1; i < t->nroot && k < shown; i++)
-                if (&t->root[i] != rm && t->root[i].score != -INF)
-                    search_report(t, depth, k++, t->root[i].score, false, false, &t->root[i]);
+                if (&t->root[i] != rm && (line = search_final_line(t, &t->root[i])) != NULL)
+                    search_report(t, depth, k++, line->score, line->bound_lower, line->bound_upper, line);
         }
         Move pm = ponder_move(t, rm);
         if (pm != MOVE_NONE)
@@ -390,7 +397,8 @@ SearchResult engine_search(const Position *pos, const Limits *lim, const SearchP
         search_iterate(t);
         const RootMove *rm = choose_root_move(t);
         r.best = rm->move;
-        r.score = rm->score == -INF ? 0 : rm->score;
+        const RootMove *line = search_final_line(t, rm);
+        r.score = line ? line->score : 0;
         r.ponder = ponder_move(t, rm);
     } else {
         r.score = in_check(&t->pos) ? -MATE : 0;

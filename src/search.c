@@ -566,6 +566,16 @@ void search_report(const Thread *t, int depth, int idx, int score, bool lower, b
     send_line("%s", line);
 }
 
+const RootMove *search_final_line(const Thread *t, const RootMove *rm)
+{
+    if (rm->score != -INF && !rm->bound_lower && !rm->bound_upper)
+        return rm;
+    for (int i = 0; i < t->ndone; i++)
+        if (t->done[i].move == rm->move)
+            return &t->done[i];
+    return rm->score != -INF ? rm : NULL;
+}
+
 /* Stable insertion sort of root moves [from, n) by score. */
 static void sort_root(Thread *t, int from)
 {
@@ -641,6 +651,8 @@ void search_iterate(Thread *t)
             break;
         t->completed_depth = depth;
         sort_root(t, 0);
+        t->ndone = multipv; /* the lines searched to an exact score */
+        memcpy(t->done, t->root, (size_t)multipv * sizeof *t->done);
         if (t->id == 0 && depth == 1 && nthreads > 1)
             pool_release(); /* the helpers start now */
 

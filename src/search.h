@@ -19,4 +19,11 @@ void search_iterate(Thread *t);
  * (0-based) with this score and bound. */
 void search_report(const Thread *t, int depth, int idx, int score, bool lower, bool upper, const RootMove *rm);
 
+/* The line to show for root move rm once the search is over: rm itself when
+ * its score is exact, else the same move's exact line from the last completed
+ * iteration, else rm with its bound (a move that failed high or low in an
+ * iteration the stop cut short, with no exact score before). NULL when rm
+ * has no score at all. */
+const RootMove *search_final_line(const Thread *t, const RootMove *rm);
+
 #endif

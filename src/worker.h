@@ -51,6 +51,8 @@ typedef struct Thread {
     int pv_idx;
     int nroot;
     RootMove root[MAX_MOVES];
+    int ndone;             /* lines in done[] */
+    RootMove done[MAX_MOVES]; /* the last completed iteration's exact lines, best first */
     Stack stack[MAX_PLY + 4];
     Move killers[MAX_PLY + 2][2];
     Move counter[16][128];
