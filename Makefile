@@ -149,7 +149,7 @@ sanitize:
 
 # What CI runs: warning-free gcc and clang builds, every test on the release
 # build, then every test again under AddressSanitizer + UBSan, then each
-# fuzz target for a minute. The tuning build is built once, at -O1 in its own
+# fuzz target for half a minute (side by side) from its committed corpus. The tuning build is built once, at -O1 in its own
 # folder, for tests/test_tune_build.py (HEXE_TUNE). The Windows build's
 # compile check (tests/test_cross.py) must run there, not be skipped.
 TUNE_CI := build/tune-ci/hexe-tune
@@ -158,7 +158,7 @@ ci:
 	$(MAKE) --no-print-directory -j2 CC=gcc TUNE=1 OPT=-O1 EXE=$(TUNE_CI) BUILD=build/tune-ci $(TUNE_CI)
 	HEXE_TUNE=$(TUNE_CI) HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc test
 	HEXE_TUNE=$(TUNE_CI) HEXE_REQUIRE_CROSS=1 $(MAKE) --no-print-directory -j2 CC=gcc sanitize
-	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=60
+	$(MAKE) --no-print-directory -j2 fuzz FUZZ_SECONDS=30
 
 # libFuzzer targets (clang, with AddressSanitizer and UBSan): the FEN
 # parser, `position ... moves`, and whole UCI lines against a live engine.

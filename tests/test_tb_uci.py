@@ -29,8 +29,8 @@ SYZYGY = os.path.abspath(syzygy_dir())
 TABLES = [f for f in os.listdir(SYZYGY) if f.endswith((".rtbw", ".rtbz"))] if os.path.isdir(SYZYGY) else []
 MAX_PIECES = max((len(f) - 5 - 1 for f in TABLES), default=0)  # "KRPvKR.rtbw": 5 pieces
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
-HEXE_MS = 400 if os.environ.get("HEXE_SANITIZED") else 100  # a move in the endgame games; a sanitized Hexe is slower
-SF_MS = 100  # Stockfish is never sanitized
+HEXE_MS = 200 if os.environ.get("HEXE_SANITIZED") else 50  # a move in the endgame games; a sanitized Hexe is slower
+SF_MS = 50  # Stockfish is never sanitized
 TB_WIN_BOUND = 18872
 C = Checks("test_tb_uci")
 
