@@ -47,8 +47,13 @@ def native_trace(fen):
     return squares
 
 
+# The bench depth of the node-count checks (the default depth's ratio is
+# measured by browser.mjs --speed, docs/web.md).
+BENCH_DEPTH = 9
+
+
 def native_bench():
-    r = subprocess.run([HEXE, "bench"], capture_output=True, text=True, timeout=900)
+    r = subprocess.run([HEXE, "bench", str(BENCH_DEPTH)], capture_output=True, text=True, timeout=900)
     m = re.search(r"^(\d+) nodes (\d+) nps$", r.stdout, re.M)
     return (int(m.group(1)), int(m.group(2))) if m else (None, None)
 
@@ -81,7 +86,7 @@ def main():
         url = "http://127.0.0.1:%s/" % m.group(1)
         with open(os.path.join(OUT, "web-browser.log"), "w") as log:
             rc = subprocess.run(["node", os.path.join(ROOT, "tests", "web", "browser.mjs"), "--url", url, "--out", OUT,
-                                 "--chromium", CHROMIUM, "--bench"], stdout=log, stderr=subprocess.STDOUT,
+                                 "--chromium", CHROMIUM, "--bench", "--bench-depth", str(BENCH_DEPTH)], stdout=log, stderr=subprocess.STDOUT,
                                 timeout=1500).returncode
     finally:
         server.terminate()

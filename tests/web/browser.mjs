@@ -3,7 +3,7 @@
 // it saw as JSON; tests/test_web.py runs it and checks the results against
 // the native build.
 //
-//   node tests/web/browser.mjs --url URL --out DIR [--chromium PATH] [--bench]
+//   node tests/web/browser.mjs --url URL --out DIR [--chromium PATH] [--bench [--bench-depth N]]
 //   node tests/web/browser.mjs --url URL --speed N [--native EXE] [--scalar]
 //
 // It plays a whole game as White against Hexe at UCI_Elo 1000 by clicking
@@ -258,10 +258,14 @@ async function analyse(page) {
   await page.evaluate(async () => { await window.hexe.idle(); await window.hexe.engine.stop(); });
 }
 
+// --bench-depth N: the bench at depth N (its default depth without it).
+const benchAt = process.argv.indexOf('--bench-depth');
+const benchCommand = benchAt > 0 ? `bench ${Number(process.argv[benchAt + 1])}` : 'bench';
+
 async function bench(page, name) {
   await page.evaluate(async () => { await window.hexe.idle(); await window.hexe.engine.stop(); });
-  const lines = await page.evaluate(() =>
-    window.hexe.engine.request('bench', (l) => /^\d+ nodes \d+ nps$/.test(l)), { timeout: 0 });
+  const lines = await page.evaluate((cmd) =>
+    window.hexe.engine.request(cmd, (l) => /^\d+ nodes \d+ nps$/.test(l)), benchCommand);
   const last = lines[lines.length - 1].split(' ');
   results.bench[name] = { nodes: Number(last[0]), nps: Number(last[2]) };
   console.log(`bench ${name}: ${last.join(' ')}`);
