@@ -149,8 +149,9 @@ sanitize:
 
 # What CI runs: warning-free gcc and clang builds, every test on the release
 # build, then every test again under AddressSanitizer + UBSan, then each
-# fuzz target for half a minute (side by side) from its committed corpus. The tuning build is built once, at -O1 in its own
-# folder, for tests/test_tune_build.py (HEXE_TUNE). The Windows build's
+# fuzz target for half a minute (side by side) from its committed corpus.
+# The tuning build is built once, at -O1 in its own folder, for
+# tests/test_tune_build.py (HEXE_TUNE). The Windows build's
 # compile check (tests/test_cross.py) must run there, not be skipped.
 TUNE_CI := build/tune-ci/hexe-tune
 ci:
