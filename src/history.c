@@ -112,6 +112,19 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
             update_history(capt_entry(t, pos, tried->captures[i]), -bonus);
 }
 
+void update_eval_diff(Thread *t, const Position *pos, int ply)
+{
+    const Stack *prev = earlier_move(t, ply, 1);
+    if (!prev || prev->eval == -INF || t->stack[ply].eval == -INF)
+        return;
+    const Undo *u = &pos->hist[pos->hply - 1];
+    if (u->captured != EMPTY || MOVE_KIND(prev->move) == MK_PROMO)
+        return;
+    int bonus = -EVAL_DIFF_MUL * (prev->eval + t->stack[ply].eval);
+    bonus = bonus > EVAL_DIFF_MAX ? EVAL_DIFF_MAX : bonus < -EVAL_DIFF_MAX ? -EVAL_DIFF_MAX : bonus;
+    update_history(&t->history[!pos->side][SQ64(MOVE_FROM(prev->move))][SQ64(MOVE_TO(prev->move))], bonus);
+}
+
 /* The correction-history slot of this pawn structure (within the side to move's table). */
 static inline size_t corr_slot(const Position *pos) { return pos->pawn_key & (CORR_SIZE - 1); }
 

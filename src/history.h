@@ -78,6 +78,12 @@ typedef struct {
  * becomes a killer and the counter move to the previous move. */
 void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int depth, const Tried *tried);
 
+/* After a quiet move, the static evaluations of the position before and after
+ * it (each from its own side) tell how well it did for the side that played
+ * it: its history gains by how far the mover's evaluation rose, and loses by
+ * how far it fell. */
+void update_eval_diff(Thread *t, const Position *pos, int ply);
+
 /* The static evaluation raw corrected by the pawn structure's history, kept
  * off the tablebase and mate range. */
 int corrected_eval(const Thread *t, const Position *pos, int raw);

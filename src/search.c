@@ -318,6 +318,8 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         eval = corrected_eval(t, pos, raw_eval);
     }
     t->stack[ply].eval = eval;
+    if (!check && !excluded)
+        update_eval_diff(t, pos, ply);
     bool improving = !check && ply >= 2 && eval > t->stack[ply - 2].eval;
     /* A TT score with the right bound is a better guess than the static eval. */
     int guess = eval;

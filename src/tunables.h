@@ -30,6 +30,8 @@
     X(LMR_BASE, 75, 0, 150, 10)          /* LMR table: base, /100 */                                                   \
     X(LMR_DIV, 225, 150, 350, 15)        /* LMR table: ln d ln m divisor, /100 */                                      \
     X(LMR_HIST_DIV, 10000, 4000, 20000, 1000) /* LMR: one ply less each this much history */                           \
+    X(EVAL_DIFF_MUL, 8, 2, 20, 1)        /* history of the last quiet move: this times the evaluation's change */     \
+    X(EVAL_DIFF_MAX, 1000, 300, 2000, 100) /* ... at most this either way */                                          \
     X(DELTA_MARGIN, 200, 50, 400, 25)    /* quiescence delta pruning */                                                \
     X(ASP_DELTA, 20, 8, 50, 3)           /* aspiration window: first half-width */                                     \
     X(CORR_PAWN_WEIGHT, 8, 2, 16, 1)     /* correction: the pawns' table, /16 */                                       \
