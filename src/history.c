@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "eval/bits.h"
 #include "tunables.h"
 
 const int mvv[8] = {0, 100, 320, 330, 500, 950, 0, 0};
@@ -15,6 +16,31 @@ static inline const Stack *earlier_move(const Thread *t, int ply, int back)
         return NULL;
     const Stack *prev = &t->stack[ply - back];
     return prev->move == MOVE_NONE || prev->move == MOVE_NULL ? NULL : prev;
+}
+
+/* The squares that the side not to move attacks, from the square sets. */
+static Bits threatened_squares(const Position *pos)
+{
+    int them = !pos->side;
+    const uint64_t *bb = pos->bb;
+    Bits occ = 0;
+    for (int p = 0; p < 16; p++)
+        occ |= bb[p];
+    Bits a = pawn_attacks(them, bb[MAKE_PIECE(them, PAWN)]) | knight_attacks(bb[MAKE_PIECE(them, KNIGHT)]) |
+             king_attacks(bb[MAKE_PIECE(them, KING)]);
+    for (Bits b = bb[MAKE_PIECE(them, BISHOP)] | bb[MAKE_PIECE(them, QUEEN)]; b; b &= b - 1)
+        a |= bishop_attacks(occ, lsb(b));
+    for (Bits b = bb[MAKE_PIECE(them, ROOK)] | bb[MAKE_PIECE(them, QUEEN)]; b; b &= b - 1)
+        a |= rook_attacks(occ, lsb(b));
+    return a;
+}
+
+/* A quiet move's main-history entry for the side that plays it, in the table
+ * of whether the opponent attacks its from and its to square. */
+static inline int16_t *main_entry(Thread *t, int side, Bits threats, Move m)
+{
+    int from = SQ64(MOVE_FROM(m)), to = SQ64(MOVE_TO(m));
+    return &t->history[side][threats >> from & 1][threats >> to & 1][from][to];
 }
 
 /* The continuation-history row of the move `back` plies before this node. */
@@ -43,6 +69,11 @@ void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores,
     Move cm = prev ? t->counter[prev->moved_piece][MOVE_TO(prev->move)] : MOVE_NONE;
     /* The continuation histories of the moves one and two plies before. */
     const int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
+    /* Quiescence (qs) scores no quiet move; elsewhere the threats stay on the
+     * stack for this node's history updates. */
+    Bits threats = 0;
+    if (!qs)
+        threats = t->stack[ply].threats = threatened_squares(pos);
     for (int i = 0; i < l->count; i++) {
         Move m = l->moves[i];
         if (m == ttm) {
@@ -65,8 +96,7 @@ void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores,
             scores[i] = SCORE_COUNTER;
         } else {
             int idx = cont_index(pos, m);
-            scores[i] = t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))] + (c1 ? c1[idx] : 0) +
-                        (c2 ? c2[idx] : 0);
+            scores[i] = *main_entry(t, pos->side, threats, m) + (c1 ? c1[idx] : 0) + (c2 ? c2[idx] : 0);
         }
     }
 }
@@ -78,10 +108,11 @@ static void update_history(int16_t *h, int bonus)
 }
 
 /* A quiet move's history and continuation histories (rows c1, c2 if any). */
-static void update_quiet_history(Thread *t, const Position *pos, Move m, int bonus, int16_t *c1, int16_t *c2)
+static void update_quiet_history(Thread *t, const Position *pos, Move m, int bonus, Bits threats, int16_t *c1,
+                                 int16_t *c2)
 {
     int idx = cont_index(pos, m);
-    update_history(&t->history[pos->side][SQ64(MOVE_FROM(m))][SQ64(MOVE_TO(m))], bonus);
+    update_history(main_entry(t, pos->side, threats, m), bonus);
     if (c1)
         update_history(&c1[idx], bonus);
     if (c2)
@@ -93,10 +124,11 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
     int bonus = 8 * (depth * depth > 1200 ? 1200 : depth * (depth + 8));
     if (is_quiet(pos, best)) {
         int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
-        update_quiet_history(t, pos, best, bonus, c1, c2);
+        Bits threats = t->stack[ply].threats;
+        update_quiet_history(t, pos, best, bonus, threats, c1, c2);
         for (int i = 0; i < tried->nquiets; i++)
             if (tried->quiets[i] != best)
-                update_quiet_history(t, pos, tried->quiets[i], -bonus, c1, c2);
+                update_quiet_history(t, pos, tried->quiets[i], -bonus, threats, c1, c2);
         if (t->killers[ply][0] != best) {
             t->killers[ply][1] = t->killers[ply][0];
             t->killers[ply][0] = best;
@@ -112,6 +144,13 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
             update_history(capt_entry(t, pos, tried->captures[i]), -bonus);
 }
 
+void update_tt_cutoff_stats(Thread *t, const Position *pos, Move ttm, int ply, int depth)
+{
+    static const Tried none;
+    t->stack[ply].threats = threatened_squares(pos);
+    update_cutoff_stats(t, pos, ttm, ply, depth, &none);
+}
+
 void update_eval_diff(Thread *t, const Position *pos, int ply)
 {
     const Stack *prev = earlier_move(t, ply, 1);
@@ -122,7 +161,7 @@ void update_eval_diff(Thread *t, const Position *pos, int ply)
         return;
     int bonus = -EVAL_DIFF_MUL * (prev->eval + t->stack[ply].eval);
     bonus = bonus > EVAL_DIFF_MAX ? EVAL_DIFF_MAX : bonus < -EVAL_DIFF_MAX ? -EVAL_DIFF_MAX : bonus;
-    update_history(&t->history[!pos->side][SQ64(MOVE_FROM(prev->move))][SQ64(MOVE_TO(prev->move))], bonus);
+    update_history(main_entry(t, !pos->side, prev->threats, prev->move), bonus);
 }
 
 /* The correction-history slot of this pawn structure (within the side to move's table). */

@@ -48,7 +48,9 @@ static inline bool is_quiet(const Position *pos, Move m)
 }
 
 /* Ordering scores of the moves of l at this ply; ttm first. qs: every
- * capture counts as good (quiescence has pruned the losing ones). */
+ * capture counts as good (quiescence has pruned the losing ones), and l
+ * holds no quiet move. Else the squares the opponent attacks, which index
+ * the main history, are kept in the ply's stack entry for the updates. */
 void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores, Move ttm, int ply, bool qs);
 
 /* Selection sort step: brings the best remaining move to position i. */
@@ -77,6 +79,9 @@ typedef struct {
  * capture) gains, the moves tried before it lose; a quiet best move also
  * becomes a killer and the counter move to the previous move. */
 void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int depth, const Tried *tried);
+
+/* A quiet TT move's cutoff without a search of this node's moves. */
+void update_tt_cutoff_stats(Thread *t, const Position *pos, Move ttm, int ply, int depth);
 
 /* After a quiet move, the static evaluations of the position before and after
  * it (each from its own side) tell how well it did for the side that played

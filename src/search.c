@@ -285,10 +285,8 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         ttm = t->root[t->pv_idx].move;
     if (!pv && !excluded && tthit && hit.depth >= depth &&
         bound_cuts(hit.bound, ttscore, alpha, beta)) {
-        if (ttm != MOVE_NONE && ttscore >= beta && is_quiet(pos, ttm)) {
-            static const Tried none;
-            update_cutoff_stats(t, pos, ttm, ply, depth, &none);
-        }
+        if (ttm != MOVE_NONE && ttscore >= beta && is_quiet(pos, ttm))
+            update_tt_cutoff_stats(t, pos, ttm, ply, depth);
         return ttscore;
     }
 

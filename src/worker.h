@@ -27,6 +27,7 @@ typedef struct {
     int moved_piece;
     Move excluded; /* the move a singular-extension search leaves out */
     int double_ext; /* double extensions on the path to this node */
+    uint64_t threats; /* squares the side not to move attacks (set when the node's moves are scored) */
 } Stack;
 
 /* Correction history: how far the search result of a position has come out
@@ -56,7 +57,7 @@ typedef struct Thread {
     Stack stack[MAX_PLY + 4];
     Move killers[MAX_PLY + 2][2];
     Move counter[16][128];
-    int16_t history[2][64][64];
+    int16_t history[2][2][2][64][64]; /* main history: [side][from attacked][to attacked][from][to] */
     int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
     int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
     int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
