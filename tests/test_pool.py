@@ -43,7 +43,9 @@ def run(args, pool, timeout=300, **kw):
 
 
 def datagen(pool, *extra):
-    return run(["datagen", "--nodes", "400", "--openings", OPENINGS, *extra], pool)
+    # No random plies: a random ply can leave a start the first search scores
+    # beyond 3 pawns, and such games are dropped; how many depends on the search.
+    return run(["datagen", "--nodes", "400", "--openings", OPENINGS, "--random-plies", "0", *extra], pool)
 
 
 def pool_files(pool, ext=".hxg"):
