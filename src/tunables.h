@@ -12,30 +12,30 @@
 
 #define TUNABLES(X)                                                                                                    \
     X(RFP_DEPTH, 8, 4, 12, 1)            /* reverse futility: deepest node */                                          \
-    X(RFP_MARGIN, 75, 30, 150, 10)       /* reverse futility: margin a ply */                                          \
+    X(RFP_MARGIN, 72, 30, 150, 10)       /* reverse futility: margin a ply */                                          \
     X(NMP_BASE, 3, 1, 6, 1)              /* null move: the reduction's base */                                         \
     X(NMP_DEPTH_DIV, 4, 2, 8, 1)         /* null move: one more ply each this many */                                  \
-    X(NMP_MARGIN_DIV, 200, 80, 400, 25)  /* null move: one more ply each this far over beta */                         \
+    X(NMP_MARGIN_DIV, 203, 80, 400, 25)  /* null move: one more ply each this far over beta */                         \
     X(LMP_DEPTH, 6, 3, 10, 1)            /* move-count pruning: deepest node */                                        \
     X(LMP_BASE, 3, 0, 10, 1)             /* move-count pruning: quiets tried, (base + d^2) / 2 */                      \
-    X(HIST_PRUNE_MARGIN, 3000, 1000, 6000, 400) /* history pruning: history below -margin a ply */                     \
+    X(HIST_PRUNE_MARGIN, 3181, 1000, 6000, 400) /* history pruning: history below -margin a ply */                     \
     X(FUT_DEPTH, 7, 4, 10, 1)            /* futility: deepest node */                                                  \
-    X(FUT_BASE, 100, 30, 250, 15)        /* futility: margin at depth 0 */                                             \
-    X(FUT_MARGIN, 90, 40, 180, 10)       /* futility: margin a ply */                                                  \
-    X(SEE_QUIET_MARGIN, 40, 10, 100, 6)  /* SEE pruning of quiets: loss allowed a ply */                               \
-    X(SEE_NOISY_MARGIN, 90, 30, 180, 10) /* SEE pruning of captures: loss allowed a ply */                             \
-    X(SE_DEPTH, 8, 5, 12, 1)             /* singular extension: shallowest node */                                     \
-    X(SE_MARGIN, 2, 1, 5, 1)             /* singular extension: margin a ply */                                        \
-    X(SE_DOUBLE_MARGIN, 25, 5, 60, 5)    /* double extension: this far below the singular beta */                      \
-    X(LMR_BASE, 75, 0, 150, 10)          /* LMR table: base, /100 */                                                   \
-    X(LMR_DIV, 225, 150, 350, 15)        /* LMR table: ln d ln m divisor, /100 */                                      \
-    X(LMR_HIST_DIV, 10000, 4000, 20000, 1000) /* LMR: one ply less each this much history */                           \
+    X(FUT_BASE, 92, 30, 250, 15)        /* futility: margin at depth 0 */                                             \
+    X(FUT_MARGIN, 86, 40, 180, 10)       /* futility: margin a ply */                                                  \
+    X(SEE_QUIET_MARGIN, 42, 10, 100, 6)  /* SEE pruning of quiets: loss allowed a ply */                               \
+    X(SEE_NOISY_MARGIN, 86, 30, 180, 10) /* SEE pruning of captures: loss allowed a ply */                             \
+    X(SE_DEPTH, 7, 5, 12, 1)             /* singular extension: shallowest node */                                     \
+    X(SE_MARGIN, 3, 1, 5, 1)             /* singular extension: margin a ply */                                        \
+    X(SE_DOUBLE_MARGIN, 26, 5, 60, 5)    /* double extension: this far below the singular beta */                      \
+    X(LMR_BASE, 82, 0, 150, 10)          /* LMR table: base, /100 */                                                   \
+    X(LMR_DIV, 204, 150, 350, 15)        /* LMR table: ln d ln m divisor, /100 */                                      \
+    X(LMR_HIST_DIV, 9770, 4000, 20000, 1000) /* LMR: one ply less each this much history */                           \
     X(EVAL_DIFF_MUL, 8, 2, 20, 1)        /* history of the last quiet move: this times the evaluation's change */     \
-    X(EVAL_DIFF_MAX, 1000, 300, 2000, 100) /* ... at most this either way */                                          \
-    X(DELTA_MARGIN, 200, 50, 400, 25)    /* quiescence delta pruning */                                                \
-    X(ASP_DELTA, 20, 8, 50, 3)           /* aspiration window: first half-width */                                     \
+    X(EVAL_DIFF_MAX, 1068, 300, 2000, 100) /* ... at most this either way */                                          \
+    X(DELTA_MARGIN, 194, 50, 400, 25)    /* quiescence delta pruning */                                                \
+    X(ASP_DELTA, 18, 8, 50, 3)           /* aspiration window: first half-width */                                     \
     X(CORR_PAWN_WEIGHT, 8, 2, 16, 1)     /* correction: the pawns' table, /16 */                                       \
-    X(CORR_PIECE_WEIGHT, 4, 0, 12, 1)    /* correction: each colour's pieces' table, /16 */                            \
+    X(CORR_PIECE_WEIGHT, 5, 0, 12, 1)    /* correction: each colour's pieces' table, /16 */                            \
     X(TM_MOVES, 25, 15, 45, 3)           /* time: moves planned in sudden death */                                     \
     X(TM_INC, 75, 40, 100, 6)            /* time: % of the increment added to a move's share */                        \
     X(TM_STABLE_BASE, 130, 100, 170, 6)  /* time: scale /100 with a new best move ... */                               \
