@@ -20,7 +20,7 @@
     X(LMP_BASE, 3, 0, 10, 1)             /* move-count pruning: quiets tried, (base + d^2) / 2 */                      \
     X(HIST_PRUNE_MARGIN, 3181, 1000, 6000, 400) /* history pruning: history below -margin a ply */                     \
     X(FUT_DEPTH, 7, 4, 10, 1)            /* futility: deepest node */                                                  \
-    X(FUT_BASE, 92, 30, 250, 15)        /* futility: margin at depth 0 */                                             \
+    X(FUT_BASE, 92, 30, 250, 15)         /* futility: margin at depth 0 */                                             \
     X(FUT_MARGIN, 86, 40, 180, 10)       /* futility: margin a ply */                                                  \
     X(SEE_QUIET_MARGIN, 42, 10, 100, 6)  /* SEE pruning of quiets: loss allowed a ply */                               \
     X(SEE_NOISY_MARGIN, 86, 30, 180, 10) /* SEE pruning of captures: loss allowed a ply */                             \
@@ -29,7 +29,7 @@
     X(SE_DOUBLE_MARGIN, 26, 5, 60, 5)    /* double extension: this far below the singular beta */                      \
     X(LMR_BASE, 82, 0, 150, 10)          /* LMR table: base, /100 */                                                   \
     X(LMR_DIV, 204, 150, 350, 15)        /* LMR table: ln d ln m divisor, /100 */                                      \
-    X(LMR_HIST_DIV, 9770, 4000, 20000, 1000) /* LMR: one ply less each this much history */                           \
+    X(LMR_HIST_DIV, 9770, 4000, 20000, 1000)  /* LMR: one ply less each this much history */                           \
     X(EVAL_DIFF_MUL, 8, 2, 20, 1)        /* history of the last quiet move: this times the evaluation's change */     \
     X(EVAL_DIFF_MAX, 1068, 300, 2000, 100) /* ... at most this either way */                                          \
     X(DELTA_MARGIN, 194, 50, 400, 25)    /* quiescence delta pruning */                                                \
