@@ -482,8 +482,15 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                     r = new_depth - 1 > 0 ? new_depth - 1 : 0;
             }
             s = -search(t, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
-            if (s > alpha && r > 0)
+            if (s > alpha && r > 0) {
+                /* The reduced search failed high: search again at full depth,
+                 * a ply deeper when it beat the best so far by far, a ply
+                 * shallower when only just. */
+                enum { DEEPER_MARGIN = 60 };
+                if (best > -INF)
+                    new_depth += (s > best + DEEPER_MARGIN + 2 * new_depth) - (s < best + new_depth);
                 s = -search(t, -alpha - 1, -alpha, new_depth, ply + 1, !cutnode);
+            }
             if (s > alpha && s < beta && pv)
                 s = -search(t, -beta, -alpha, new_depth, ply + 1, false);
         }
