@@ -119,9 +119,12 @@ static void update_quiet_history(Thread *t, const Position *pos, Move m, int bon
         update_history(&c2[idx], bonus);
 }
 
+/* The history change a cutoff (or a fail low) at `depth` makes. */
+static inline int history_bonus(int depth) { return 8 * (depth * depth > 1200 ? 1200 : depth * (depth + 8)); }
+
 void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int depth, const Tried *tried)
 {
-    int bonus = 8 * (depth * depth > 1200 ? 1200 : depth * (depth + 8));
+    int bonus = history_bonus(depth);
     if (is_quiet(pos, best)) {
         int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
         Bits threats = t->stack[ply].threats;
@@ -151,13 +154,34 @@ void update_tt_cutoff_stats(Thread *t, const Position *pos, Move ttm, int ply, i
     update_cutoff_stats(t, pos, ttm, ply, depth, &none);
 }
 
-void update_eval_diff(Thread *t, const Position *pos, int ply)
+/* The entry of the quiet move that led to this node, or NULL (none, a null
+ * move, a capture or a promotion). */
+static const Stack *prev_quiet_move(const Thread *t, const Position *pos, int ply)
 {
     const Stack *prev = earlier_move(t, ply, 1);
-    if (!prev || prev->eval == -INF || t->stack[ply].eval == -INF)
+    if (!prev || pos->hist[pos->hply - 1].captured != EMPTY || MOVE_KIND(prev->move) == MK_PROMO)
+        return NULL;
+    return prev;
+}
+
+void update_fail_low_stats(Thread *t, const Position *pos, int ply, int depth)
+{
+    const Stack *prev = prev_quiet_move(t, pos, ply);
+    if (!prev)
         return;
-    const Undo *u = &pos->hist[pos->hply - 1];
-    if (u->captured != EMPTY || MOVE_KIND(prev->move) == MK_PROMO)
+    int bonus = history_bonus(depth), idx = prev->moved_piece * 64 + SQ64(MOVE_TO(prev->move));
+    update_history(main_entry(t, !pos->side, prev->threats, prev->move), bonus);
+    int16_t *c1 = cont_row(t, ply - 1, 1), *c2 = cont_row(t, ply - 1, 2);
+    if (c1)
+        update_history(&c1[idx], bonus);
+    if (c2)
+        update_history(&c2[idx], bonus);
+}
+
+void update_eval_diff(Thread *t, const Position *pos, int ply)
+{
+    const Stack *prev = prev_quiet_move(t, pos, ply);
+    if (!prev || prev->eval == -INF || t->stack[ply].eval == -INF)
         return;
     int bonus = -EVAL_DIFF_MUL * (prev->eval + t->stack[ply].eval);
     bonus = bonus > EVAL_DIFF_MAX ? EVAL_DIFF_MAX : bonus < -EVAL_DIFF_MAX ? -EVAL_DIFF_MAX : bonus;

@@ -80,6 +80,10 @@ typedef struct {
  * becomes a killer and the counter move to the previous move. */
 void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int depth, const Tried *tried);
 
+/* Every move of the node at `ply` failed low: the opponent's quiet move that
+ * led to it was good, and gains in their histories. */
+void update_fail_low_stats(Thread *t, const Position *pos, int ply, int depth);
+
 /* A quiet TT move's cutoff without a search of this node's moves. */
 void update_tt_cutoff_stats(Thread *t, const Position *pos, Move ttm, int ply, int depth);
 

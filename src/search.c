@@ -537,6 +537,10 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     if (moves_tried == 0) /* everything pruned: only possible with legal moves left */
         return alpha;
 
+    /* Every move failed low: the opponent's quiet move that led here was good. */
+    if (best <= old_alpha && !root && !excluded)
+        update_fail_low_stats(t, pos, ply, depth);
+
     /* 13. Store the result. */
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     if (!(root && t->pv_idx > 0) && !excluded) {
