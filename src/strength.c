@@ -15,7 +15,7 @@
 static const struct {
     int elo;
     double level;
-} elo_anchors[] = {{1000, 0}, {1500, 7.6}, {2000, 14.4}, {2250, 20}};
+} elo_anchors[] = {{1000, 0}, {1500, 6.6}, {2000, 13.8}, {2250, 20}};
 #define NANCHORS ((int)(sizeof elo_anchors / sizeof elo_anchors[0]))
 
 double strength_level(const SearchParams *p)
