@@ -107,12 +107,13 @@ static void update_history(int16_t *h, int bonus)
     *h += (int16_t)(bonus - *h * abs(bonus) / 16384);
 }
 
-/* A quiet move's history and continuation histories (rows c1, c2 if any). */
-static void update_quiet_history(Thread *t, const Position *pos, Move m, int bonus, Bits threats, int16_t *c1,
+/* A quiet move's history and continuation histories (rows c1, c2 if any):
+ * `piece` of `side` plays m, with `threats` the squares its opponent attacked. */
+static void update_quiet_history(Thread *t, int side, int piece, Move m, int bonus, Bits threats, int16_t *c1,
                                  int16_t *c2)
 {
-    int idx = cont_index(pos, m);
-    update_history(main_entry(t, pos->side, threats, m), bonus);
+    int idx = piece * 64 + SQ64(MOVE_TO(m));
+    update_history(main_entry(t, side, threats, m), bonus);
     if (c1)
         update_history(&c1[idx], bonus);
     if (c2)
@@ -128,10 +129,12 @@ void update_cutoff_stats(Thread *t, const Position *pos, Move best, int ply, int
     if (is_quiet(pos, best)) {
         int16_t *c1 = cont_row(t, ply, 1), *c2 = cont_row(t, ply, 2);
         Bits threats = t->stack[ply].threats;
-        update_quiet_history(t, pos, best, bonus, threats, c1, c2);
-        for (int i = 0; i < tried->nquiets; i++)
-            if (tried->quiets[i] != best)
-                update_quiet_history(t, pos, tried->quiets[i], -bonus, threats, c1, c2);
+        update_quiet_history(t, pos->side, pos->board[MOVE_FROM(best)], best, bonus, threats, c1, c2);
+        for (int i = 0; i < tried->nquiets; i++) {
+            Move q = tried->quiets[i];
+            if (q != best)
+                update_quiet_history(t, pos->side, pos->board[MOVE_FROM(q)], q, -bonus, threats, c1, c2);
+        }
         if (t->killers[ply][0] != best) {
             t->killers[ply][1] = t->killers[ply][0];
             t->killers[ply][0] = best;
@@ -169,13 +172,8 @@ void update_fail_low_stats(Thread *t, const Position *pos, int ply, int depth)
     const Stack *prev = prev_quiet_move(t, pos, ply);
     if (!prev)
         return;
-    int bonus = history_bonus(depth), idx = prev->moved_piece * 64 + SQ64(MOVE_TO(prev->move));
-    update_history(main_entry(t, !pos->side, prev->threats, prev->move), bonus);
-    int16_t *c1 = cont_row(t, ply - 1, 1), *c2 = cont_row(t, ply - 1, 2);
-    if (c1)
-        update_history(&c1[idx], bonus);
-    if (c2)
-        update_history(&c2[idx], bonus);
+    update_quiet_history(t, !pos->side, prev->moved_piece, prev->move, history_bonus(depth), prev->threats,
+                         cont_row(t, ply - 1, 1), cont_row(t, ply - 1, 2));
 }
 
 void update_eval_diff(Thread *t, const Position *pos, int ply)

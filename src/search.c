@@ -487,8 +487,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
                  * a ply deeper when it beat the best so far by far, a ply
                  * shallower when only just. */
                 enum { DEEPER_MARGIN = 60 };
-                if (best > -INF)
-                    new_depth += (s > best + DEEPER_MARGIN + 2 * new_depth) - (s < best + new_depth);
+                new_depth += (s > best + DEEPER_MARGIN + 2 * new_depth) - (s < best + new_depth);
                 s = -search(t, -alpha - 1, -alpha, new_depth, ply + 1, !cutnode);
             }
             if (s > alpha && s < beta && pv)
