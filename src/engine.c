@@ -375,6 +375,7 @@ void engine_forget_evals(void)
         memset(threads[i]->eval_cache, 0, sizeof threads[i]->eval_cache);
         memset(threads[i]->corr, 0, sizeof threads[i]->corr);
         memset(threads[i]->corr_np, 0, sizeof threads[i]->corr_np);
+        memset(threads[i]->corr_cont, 0, sizeof threads[i]->corr_cont);
     }
 }
 

@@ -192,13 +192,22 @@ static inline size_t corr_slot(const Position *pos) { return pos->pawn_key & (CO
 /* The slot of colour c's pieces other than pawns. */
 static inline size_t corr_np_slot(const Position *pos, int c) { return pos->nonpawn_key[c] & (CORR_SIZE - 1); }
 
-int corrected_eval(const Thread *t, const Position *pos, int raw)
+/* The last move's entry (NULL after a null move or at the root). */
+static inline int32_t *corr_cont_entry(Thread *t, int ply)
+{
+    const Stack *prev = earlier_move(t, ply, 1);
+    return prev ? &t->corr_cont[prev->moved_piece][SQ64(MOVE_TO(prev->move))] : NULL;
+}
+
+int corrected_eval(Thread *t, const Position *pos, int raw, int ply)
 {
     int s = pos->side;
-    /* Weights in sixteenths: the pawns' table 8, each colour's pieces 4. */
+    const int32_t *cc = corr_cont_entry(t, ply);
+    /* Weights in sixteenths (tunables.h). */
     int64_t sum = CORR_PAWN_WEIGHT * (int64_t)t->corr[s][corr_slot(pos)] +
                   CORR_PIECE_WEIGHT * ((int64_t)t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)] +
-                                       t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)]);
+                                       t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)]) +
+                  (cc ? CORR_CONT_WEIGHT * (int64_t)*cc : 0);
     int e = raw + (int)(sum / (16 * CORR_GRAIN));
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
 }
@@ -210,9 +219,12 @@ static inline void correct(int32_t *c, int error, int w)
     *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
 }
 
-void update_correction(Thread *t, const Position *pos, int raw, int best, int depth)
+void update_correction(Thread *t, const Position *pos, int raw, int best, int depth, int ply)
 {
     int w = depth + 1 < 16 ? depth + 1 : 16, s = pos->side;
+    int32_t *cc = corr_cont_entry(t, ply);
+    if (cc)
+        correct(cc, best - raw, w);
     correct(&t->corr[s][corr_slot(pos)], best - raw, w);
     correct(&t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)], best - raw, w);
     correct(&t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)], best - raw, w);

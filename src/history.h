@@ -93,12 +93,13 @@ void update_tt_cutoff_stats(Thread *t, const Position *pos, Move ttm, int ply, i
  * how far it fell. */
 void update_eval_diff(Thread *t, const Position *pos, int ply);
 
-/* The static evaluation raw corrected by the pawn structure's history, kept
- * off the tablebase and mate range. */
-int corrected_eval(const Thread *t, const Position *pos, int raw);
+/* The static evaluation raw corrected by the correction histories (pawns,
+ * each colour's pieces, the move to this node at `ply`), kept off the
+ * tablebase and mate range. */
+int corrected_eval(Thread *t, const Position *pos, int raw, int ply);
 
 /* Moves the correction towards the search result `best` of a node searched
  * `depth` deep whose static evaluation was `raw`. */
-void update_correction(Thread *t, const Position *pos, int raw, int best, int depth);
+void update_correction(Thread *t, const Position *pos, int raw, int best, int depth, int ply);
 
 #endif

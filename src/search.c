@@ -198,7 +198,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
             return best;
     } else {
         raw_eval = tthit && hit.eval != -INF ? hit.eval : cached_eval(t, pos);
-        eval = best = corrected_eval(t, pos, raw_eval);
+        eval = best = corrected_eval(t, pos, raw_eval, ply);
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -313,7 +313,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     int eval = -INF, raw_eval = -INF;
     if (!check) {
         raw_eval = tthit && hit.eval != -INF ? hit.eval : cached_eval(t, pos);
-        eval = corrected_eval(t, pos, raw_eval);
+        eval = corrected_eval(t, pos, raw_eval, ply);
     }
     t->stack[ply].eval = eval;
     if (!check && !excluded)
@@ -547,7 +547,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
         /* 14. Correct the static evaluation where a quiet search settled it. */
         if (!check && abs(best) < TB_WIN_BOUND && (best_move == MOVE_NONE || is_quiet(pos, best_move)) &&
             !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval))
-            update_correction(t, pos, raw_eval, best, depth);
+            update_correction(t, pos, raw_eval, best, depth, ply);
     }
     return best;
 }
