@@ -50,11 +50,8 @@ static inline int16_t *cont_row(Thread *t, int ply, int back)
     return prev ? t->cont[prev->moved_piece][SQ64(MOVE_TO(prev->move))][0] : NULL;
 }
 
-/* A quiet move's column in a continuation-history row. */
-static inline int cont_index(const Position *pos, Move m)
-{
-    return pos->board[MOVE_FROM(m)] * 64 + SQ64(MOVE_TO(m));
-}
+/* A move's column in a continuation-history row: its piece and destination. */
+static inline int cont_index(int piece, Move m) { return piece * 64 + SQ64(MOVE_TO(m)); }
 
 /* A capture's (or promotion's) capture-history entry. */
 static inline int16_t *capt_entry(Thread *t, const Position *pos, Move m)
@@ -95,7 +92,7 @@ void score_moves(Thread *t, const Position *pos, const MoveList *l, int *scores,
         } else if (m == cm) {
             scores[i] = SCORE_COUNTER;
         } else {
-            int idx = cont_index(pos, m);
+            int idx = cont_index(pos->board[MOVE_FROM(m)], m);
             scores[i] = *main_entry(t, pos->side, threats, m) + (c1 ? c1[idx] : 0) + (c2 ? c2[idx] : 0);
         }
     }
@@ -112,7 +109,7 @@ static void update_history(int16_t *h, int bonus)
 static void update_quiet_history(Thread *t, int side, int piece, Move m, int bonus, Bits threats, int16_t *c1,
                                  int16_t *c2)
 {
-    int idx = piece * 64 + SQ64(MOVE_TO(m));
+    int idx = cont_index(piece, m);
     update_history(main_entry(t, side, threats, m), bonus);
     if (c1)
         update_history(&c1[idx], bonus);
@@ -192,22 +189,21 @@ static inline size_t corr_slot(const Position *pos) { return pos->pawn_key & (CO
 /* The slot of colour c's pieces other than pawns. */
 static inline size_t corr_np_slot(const Position *pos, int c) { return pos->nonpawn_key[c] & (CORR_SIZE - 1); }
 
-/* The last move's entry (NULL after a null move or at the root). */
-static inline int32_t *corr_cont_entry(Thread *t, int ply)
+/* The slot of the move that led to this node (-1 after a null move or at the root). */
+static inline int corr_cont_slot(const Thread *t, int ply)
 {
     const Stack *prev = earlier_move(t, ply, 1);
-    return prev ? &t->corr_cont[prev->moved_piece][SQ64(MOVE_TO(prev->move))] : NULL;
+    return prev ? cont_index(prev->moved_piece, prev->move) : -1;
 }
 
-int corrected_eval(Thread *t, const Position *pos, int raw, int ply)
+int corrected_eval(const Thread *t, const Position *pos, int raw, int ply)
 {
-    int s = pos->side;
-    const int32_t *cc = corr_cont_entry(t, ply);
+    int s = pos->side, cc = corr_cont_slot(t, ply);
     /* Weights in sixteenths (tunables.h). */
     int64_t sum = CORR_PAWN_WEIGHT * (int64_t)t->corr[s][corr_slot(pos)] +
                   CORR_PIECE_WEIGHT * ((int64_t)t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)] +
                                        t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)]) +
-                  (cc ? CORR_CONT_WEIGHT * (int64_t)*cc : 0);
+                  (cc >= 0 ? CORR_CONT_WEIGHT * (int64_t)t->corr_cont[cc] : 0);
     int e = raw + (int)(sum / (16 * CORR_GRAIN));
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
 }
@@ -221,10 +217,9 @@ static inline void correct(int32_t *c, int error, int w)
 
 void update_correction(Thread *t, const Position *pos, int raw, int best, int depth, int ply)
 {
-    int w = depth + 1 < 16 ? depth + 1 : 16, s = pos->side;
-    int32_t *cc = corr_cont_entry(t, ply);
-    if (cc)
-        correct(cc, best - raw, w);
+    int w = depth + 1 < 16 ? depth + 1 : 16, s = pos->side, cc = corr_cont_slot(t, ply);
+    if (cc >= 0)
+        correct(&t->corr_cont[cc], best - raw, w);
     correct(&t->corr[s][corr_slot(pos)], best - raw, w);
     correct(&t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)], best - raw, w);
     correct(&t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)], best - raw, w);

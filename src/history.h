@@ -96,7 +96,7 @@ void update_eval_diff(Thread *t, const Position *pos, int ply);
 /* The static evaluation raw corrected by the correction histories (pawns,
  * each colour's pieces, the move to this node at `ply`), kept off the
  * tablebase and mate range. */
-int corrected_eval(Thread *t, const Position *pos, int raw, int ply);
+int corrected_eval(const Thread *t, const Position *pos, int raw, int ply);
 
 /* Moves the correction towards the search result `best` of a node searched
  * `depth` deep whose static evaluation was `raw`. */
