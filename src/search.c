@@ -147,6 +147,16 @@ static inline bool bound_cuts(int bound, int s, int alpha, int beta)
     return bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) || (bound == BOUND_UPPER && s <= alpha);
 }
 
+/* A TT score whose bound says it is on the far side of the static
+ * evaluation is a better guess of the position's value than that eval. */
+static inline int tt_guess(bool tthit, const TTHit *hit, int ttscore, int eval)
+{
+    if (tthit && (hit->bound == BOUND_EXACT || (hit->bound == BOUND_LOWER && ttscore > eval) ||
+                  (hit->bound == BOUND_UPPER && ttscore < eval)))
+        return ttscore;
+    return eval;
+}
+
 /* The PV of this node: m, then the child's PV. */
 static inline void update_pv(Thread *t, int ply, Move m)
 {
@@ -181,12 +191,13 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
     bool pv = beta - alpha > 1;
     TTHit hit = {0};
     Move ttm = MOVE_NONE;
+    int ttscore = -INF;
     bool tthit = tt_probe(pos->key, &hit);
     if (tthit) {
         ttm = hit.move;
-        int s = score_from_tt(hit.score, ply, pos->halfmove);
-        if (!pv && bound_cuts(hit.bound, s, alpha, beta))
-            return s;
+        ttscore = score_from_tt(hit.score, ply, pos->halfmove);
+        if (!pv && bound_cuts(hit.bound, ttscore, alpha, beta))
+            return ttscore;
     }
 
     int best, eval = -INF, raw_eval = -INF;
@@ -198,7 +209,9 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
             return best;
     } else {
         raw_eval = tthit && hit.eval != -INF ? hit.eval : cached_eval(t, pos);
-        eval = best = corrected_eval(t, pos, raw_eval, ply);
+        eval = corrected_eval(t, pos, raw_eval, ply);
+        /* Stand pat on the TT's better guess; never on a mate or tablebase score. */
+        best = abs(ttscore) < TB_WIN_BOUND ? tt_guess(tthit, &hit, ttscore, eval) : eval;
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -319,12 +332,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     if (!check && !excluded)
         update_eval_diff(t, pos, ply);
     bool improving = !check && ply >= 2 && eval > t->stack[ply - 2].eval;
-    /* A TT score with the right bound is a better guess than the static eval. */
-    int guess = eval;
-    if (!check && tthit &&
-        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && ttscore > eval) ||
-         (hit.bound == BOUND_UPPER && ttscore < eval)))
-        guess = ttscore;
+    int guess = check ? eval : tt_guess(tthit, &hit, ttscore, eval);
 
     t->killers[ply + 1][0] = t->killers[ply + 1][1] = MOVE_NONE;
 
