@@ -148,11 +148,11 @@ static inline bool bound_cuts(int bound, int s, int alpha, int beta)
 }
 
 /* A TT score whose bound says it is on the far side of the static
- * evaluation is a better guess of the position's value than that eval. */
-static inline int tt_guess(bool tthit, const TTHit *hit, int ttscore, int eval)
+ * evaluation is a better guess of the position's value than that eval.
+ * A TT miss leaves the bound BOUND_NONE, which never qualifies. */
+static inline int tt_guess(int bound, int ttscore, int eval)
 {
-    if (tthit && (hit->bound == BOUND_EXACT || (hit->bound == BOUND_LOWER && ttscore > eval) ||
-                  (hit->bound == BOUND_UPPER && ttscore < eval)))
+    if (bound == BOUND_EXACT || (bound == BOUND_LOWER && ttscore > eval) || (bound == BOUND_UPPER && ttscore < eval))
         return ttscore;
     return eval;
 }
@@ -211,7 +211,7 @@ static int qsearch(Thread *t, int alpha, int beta, int ply)
         raw_eval = tthit && hit.eval != -INF ? hit.eval : cached_eval(t, pos);
         eval = corrected_eval(t, pos, raw_eval, ply);
         /* Stand pat on the TT's better guess; never on a mate or tablebase score. */
-        best = abs(ttscore) < TB_WIN_BOUND ? tt_guess(tthit, &hit, ttscore, eval) : eval;
+        best = abs(ttscore) < TB_WIN_BOUND ? tt_guess(hit.bound, ttscore, eval) : eval;
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -332,7 +332,7 @@ static int search(Thread *t, int alpha, int beta, int depth, int ply, bool cutno
     if (!check && !excluded)
         update_eval_diff(t, pos, ply);
     bool improving = !check && ply >= 2 && eval > t->stack[ply - 2].eval;
-    int guess = check ? eval : tt_guess(tthit, &hit, ttscore, eval);
+    int guess = check ? eval : tt_guess(hit.bound, ttscore, eval);
 
     t->killers[ply + 1][0] = t->killers[ply + 1][1] = MOVE_NONE;
 
