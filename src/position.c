@@ -62,6 +62,8 @@ static inline void track(Position *pos, int p, int sq, int sign)
         pos->pawn_key ^= zob_piece[p][sq];
     else
         pos->nonpawn_key[PCOLOR(p)] ^= zob_piece[p][sq];
+    if (PTYPE(p) == KNIGHT || PTYPE(p) == BISHOP)
+        pos->minor_key ^= zob_piece[p][sq];
 }
 
 static inline void track_add(Position *pos, int p, int sq) { track(pos, p, sq, 1); }
@@ -277,6 +279,7 @@ void make_move(Position *pos, Move m)
     u->pawn_key = pos->pawn_key;
     u->nonpawn_key[WHITE] = pos->nonpawn_key[WHITE];
     u->nonpawn_key[BLACK] = pos->nonpawn_key[BLACK];
+    u->minor_key = pos->minor_key;
     u->psq[WHITE] = pos->psq[WHITE];
     u->psq[BLACK] = pos->psq[BLACK];
     u->move = m;
@@ -414,6 +417,7 @@ void unmake_move(Position *pos)
     pos->pawn_key = u->pawn_key;
     pos->nonpawn_key[WHITE] = u->nonpawn_key[WHITE];
     pos->nonpawn_key[BLACK] = u->nonpawn_key[BLACK];
+    pos->minor_key = u->minor_key;
     pos->psq[WHITE] = u->psq[WHITE];
     pos->psq[BLACK] = u->psq[BLACK];
     DEBUG_CHECK(pos);
@@ -538,7 +542,7 @@ bool pos_is_ok(const Position *pos, const char **why)
     if (!why)
         why = &dummy;
     uint8_t count[16] = {0};
-    uint64_t key = 0, pawn_key = 0, nonpawn_key[2] = {0, 0}, bb[16] = {0};
+    uint64_t key = 0, pawn_key = 0, nonpawn_key[2] = {0, 0}, minor_key = 0, bb[16] = {0};
     Score psq[2] = {{0, 0}, {0, 0}};
     for (int sq = 0; sq < 128; sq++) {
         int p = pos->board[sq];
@@ -562,6 +566,8 @@ bool pos_is_ok(const Position *pos, const char **why)
             pawn_key ^= zob_piece[p][sq];
         else
             nonpawn_key[PCOLOR(p)] ^= zob_piece[p][sq];
+        if (PTYPE(p) == KNIGHT || PTYPE(p) == BISHOP)
+            minor_key ^= zob_piece[p][sq];
         psq[PCOLOR(p)].mg += psq_table[p][SQ64(sq)].mg;
         psq[PCOLOR(p)].eg += psq_table[p][SQ64(sq)].eg;
         int c = PCOLOR(p), i = pos->index[sq];
@@ -578,7 +584,7 @@ bool pos_is_ok(const Position *pos, const char **why)
             return false;
         }
     if (memcmp(bb, pos->bb, sizeof bb) || pawn_key != pos->pawn_key ||
-        memcmp(nonpawn_key, pos->nonpawn_key, sizeof nonpawn_key)) {
+        memcmp(nonpawn_key, pos->nonpawn_key, sizeof nonpawn_key) || minor_key != pos->minor_key) {
         *why = "square sets or piece keys out of step with the board";
         return false;
     }

@@ -15,6 +15,7 @@ typedef struct {
     uint64_t key;     /* key before the move */
     uint64_t pawn_key;
     uint64_t nonpawn_key[2];
+    uint64_t minor_key;
     Score psq[2];
     Move move;
     uint8_t captured; /* piece captured (EMPTY if none) */
@@ -45,6 +46,7 @@ typedef struct Position {
     uint64_t bb[16];         /* squares of each coloured piece (bit rank * 8 + file, a1 = 0) */
     uint64_t pawn_key;       /* Polyglot key terms of the pawns alone */
     uint64_t nonpawn_key[2]; /* ... and of each side's other pieces, king included */
+    uint64_t minor_key;      /* ... and of both sides' knights and bishops */
     Score psq[2];            /* sum of psq_table over each side's pieces ... */
     unsigned psq_ver;        /* ... valid when this equals psq_version */
     /* Game history, growable: every position since the FEN was set. */

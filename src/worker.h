@@ -63,6 +63,7 @@ typedef struct Thread {
     int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
     int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
     int32_t corr_np[2][2][CORR_SIZE]; /* the same by one colour's pieces: [side to move][colour][key] */
+    int32_t corr_minor[2][CORR_SIZE]; /* the same by both sides' knights and bishops */
     int32_t corr_cont[16 * 64];       /* the same by the move that led here: [its piece * 64 + its to] */
     uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
     EvalContext *eval; /* the evaluator this search uses, with the thread's own accumulators and caches */
