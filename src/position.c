@@ -50,6 +50,21 @@ void psq_table_changed(void)
         psq_version = 1;
 }
 
+/* Piece p on square sq in the piece keys: the pawns', its colour's other
+ * pieces', and the knights' and bishops'. One rule for make/unmake and for
+ * pos_is_ok's recount. */
+static inline void key_piece(uint64_t *pawn_key, uint64_t nonpawn_key[2], uint64_t *minor_key, int p, int sq)
+{
+    uint64_t z = zob_piece[p][sq];
+    if (PTYPE(p) == PAWN) {
+        *pawn_key ^= z;
+    } else {
+        nonpawn_key[PCOLOR(p)] ^= z;
+        if (PTYPE(p) == KNIGHT || PTYPE(p) == BISHOP)
+            *minor_key ^= z;
+    }
+}
+
 /* Piece p appears on (sign 1) or leaves (sign -1) square sq. */
 static inline void track(Position *pos, int p, int sq, int sign)
 {
@@ -58,12 +73,7 @@ static inline void track(Position *pos, int p, int sq, int sign)
     pos->bb[p] ^= (uint64_t)1 << s;
     v->mg += sign * psq_table[p][s].mg;
     v->eg += sign * psq_table[p][s].eg;
-    if (PTYPE(p) == PAWN)
-        pos->pawn_key ^= zob_piece[p][sq];
-    else
-        pos->nonpawn_key[PCOLOR(p)] ^= zob_piece[p][sq];
-    if (PTYPE(p) == KNIGHT || PTYPE(p) == BISHOP)
-        pos->minor_key ^= zob_piece[p][sq];
+    key_piece(&pos->pawn_key, pos->nonpawn_key, &pos->minor_key, p, sq);
 }
 
 static inline void track_add(Position *pos, int p, int sq) { track(pos, p, sq, 1); }
@@ -562,12 +572,7 @@ bool pos_is_ok(const Position *pos, const char **why)
         count[p]++;
         key ^= zob_piece[p][sq];
         bb[p] |= (uint64_t)1 << SQ64(sq);
-        if (PTYPE(p) == PAWN)
-            pawn_key ^= zob_piece[p][sq];
-        else
-            nonpawn_key[PCOLOR(p)] ^= zob_piece[p][sq];
-        if (PTYPE(p) == KNIGHT || PTYPE(p) == BISHOP)
-            minor_key ^= zob_piece[p][sq];
+        key_piece(&pawn_key, nonpawn_key, &minor_key, p, sq);
         psq[PCOLOR(p)].mg += psq_table[p][SQ64(sq)].mg;
         psq[PCOLOR(p)].eg += psq_table[p][SQ64(sq)].eg;
         int c = PCOLOR(p), i = pos->index[sq];
