@@ -213,10 +213,11 @@ int corrected_eval(const Thread *t, const Position *pos, int raw, int ply)
 }
 
 /* One table's entry moves towards the error, by a weight that grows with depth. */
-static inline void correct(int32_t *c, int error, int w)
+_Static_assert(CORR_LIMIT <= INT16_MAX, "a correction entry is an int16_t");
+static inline void correct(int16_t *c, int error, int w)
 {
     int64_t v = ((int64_t)*c * (256 - w) + (int64_t)error * CORR_GRAIN * w) / 256;
-    *c = (int32_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
+    *c = (int16_t)(v > CORR_LIMIT ? CORR_LIMIT : v < -CORR_LIMIT ? -CORR_LIMIT : v);
 }
 
 void update_correction(Thread *t, const Position *pos, int raw, int best, int depth, int ply)

@@ -61,10 +61,10 @@ typedef struct Thread {
     int16_t history[2][2][2][64][64]; /* main history: [side][from attacked][to attacked][from][to] */
     int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
     int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
-    int32_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
-    int32_t corr_np[2][2][CORR_SIZE]; /* the same by one colour's pieces: [side to move][colour][key] */
-    int32_t corr_minor[2][CORR_SIZE]; /* the same by both sides' knights and bishops */
-    int32_t corr_cont[16 * 64];       /* the same by the move that led here: [its piece * 64 + its to] */
+    int16_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
+    int16_t corr_np[2][2][CORR_SIZE]; /* the same by one colour's pieces: [side to move][colour][key] */
+    int16_t corr_minor[2][CORR_SIZE]; /* the same by both sides' knights and bishops */
+    int16_t corr_cont[16 * 64];       /* the same by the move that led here: [its piece * 64 + its to] */
     uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
     EvalContext *eval; /* the evaluator this search uses, with the thread's own accumulators and caches */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
