@@ -377,6 +377,7 @@ void engine_forget_evals(void)
         memset(threads[i]->corr_np, 0, sizeof threads[i]->corr_np);
         memset(threads[i]->corr_cont, 0, sizeof threads[i]->corr_cont);
         memset(threads[i]->corr_minor, 0, sizeof threads[i]->corr_minor);
+        memset(threads[i]->corr_major, 0, sizeof threads[i]->corr_major);
     }
 }
 

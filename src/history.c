@@ -192,6 +192,9 @@ static inline size_t corr_np_slot(const Position *pos, int c) { return pos->nonp
 /* The slot of both sides' knights and bishops. */
 static inline size_t corr_minor_slot(const Position *pos) { return pos->minor_key & (CORR_SIZE - 1); }
 
+/* The slot of both sides' rooks, queens and kings. */
+static inline size_t corr_major_slot(const Position *pos) { return pos->major_key & (CORR_SIZE - 1); }
+
 /* The slot of the move that led to this node (-1 after a null move or at the root). */
 static inline int corr_cont_slot(const Thread *t, int ply)
 {
@@ -207,6 +210,7 @@ int corrected_eval(const Thread *t, const Position *pos, int raw, int ply)
                   CORR_PIECE_WEIGHT * ((int64_t)t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)] +
                                        t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)]) +
                   CORR_MINOR_WEIGHT * (int64_t)t->corr_minor[s][corr_minor_slot(pos)] +
+                  CORR_MAJOR_WEIGHT * (int64_t)t->corr_major[s][corr_major_slot(pos)] +
                   (cc >= 0 ? CORR_CONT_WEIGHT * (int64_t)t->corr_cont[cc] : 0);
     int e = raw + (int)(sum / (16 * CORR_GRAIN));
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
@@ -229,4 +233,5 @@ void update_correction(Thread *t, const Position *pos, int raw, int best, int de
     correct(&t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)], best - raw, w);
     correct(&t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)], best - raw, w);
     correct(&t->corr_minor[s][corr_minor_slot(pos)], best - raw, w);
+    correct(&t->corr_major[s][corr_major_slot(pos)], best - raw, w);
 }

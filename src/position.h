@@ -16,6 +16,7 @@ typedef struct {
     uint64_t pawn_key;
     uint64_t nonpawn_key[2];
     uint64_t minor_key;
+    uint64_t major_key;
     Score psq[2];
     Move move;
     uint8_t captured; /* piece captured (EMPTY if none) */
@@ -47,6 +48,7 @@ typedef struct Position {
     uint64_t pawn_key;       /* Polyglot key terms of the pawns alone */
     uint64_t nonpawn_key[2]; /* ... and of each side's other pieces, king included */
     uint64_t minor_key;      /* ... and of both sides' knights and bishops */
+    uint64_t major_key;      /* ... and of both sides' rooks, queens and kings */
     Score psq[2];            /* sum of psq_table over each side's pieces ... */
     unsigned psq_ver;        /* ... valid when this equals psq_version */
     /* Game history, growable: every position since the FEN was set. */

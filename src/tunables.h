@@ -38,6 +38,7 @@
     X(CORR_PIECE_WEIGHT, 5, 0, 12, 1)    /* correction: each colour's pieces' table, /16 */                            \
     X(CORR_CONT_WEIGHT, 4, 0, 12, 1)     /* correction: the last move's table, /16 */                                  \
     X(CORR_MINOR_WEIGHT, 4, 0, 12, 1)    /* correction: the knights' and bishops' table, /16 */                        \
+    X(CORR_MAJOR_WEIGHT, 4, 0, 12, 1)    /* correction: the rooks', queens' and kings' table, /16 */                   \
     X(TM_MOVES, 25, 15, 45, 3)           /* time: moves planned in sudden death */                                     \
     X(TM_INC, 75, 40, 100, 6)            /* time: % of the increment added to a move's share */                        \
     X(TM_STABLE_BASE, 130, 100, 170, 6)  /* time: scale /100 with a new best move ... */                               \

@@ -32,8 +32,9 @@ typedef struct {
 
 /* Correction history: how far the search result of a position has come out
  * from its static evaluation, averaged over positions with the same pawns,
- * over positions with the same pieces (not pawns) of one colour, and over
- * positions reached by the same move (piece and destination). */
+ * with the same pieces (not pawns) of one colour, with the same knights and
+ * bishops, with the same rooks, queens and kings, and over positions reached
+ * by the same move (piece and destination). */
 #define CORR_SIZE 16384
 #define CORR_GRAIN 256
 #define CORR_LIMIT (64 * CORR_GRAIN)
@@ -64,6 +65,7 @@ typedef struct Thread {
     int16_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
     int16_t corr_np[2][2][CORR_SIZE]; /* the same by one colour's pieces: [side to move][colour][key] */
     int16_t corr_minor[2][CORR_SIZE]; /* the same by both sides' knights and bishops */
+    int16_t corr_major[2][CORR_SIZE]; /* the same by both sides' rooks, queens and kings */
     int16_t corr_cont[16 * 64];       /* the same by the move that led here: [its piece * 64 + its to] */
     uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
     EvalContext *eval; /* the evaluator this search uses, with the thread's own accumulators and caches */
