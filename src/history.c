@@ -184,16 +184,16 @@ void update_eval_diff(Thread *t, const Position *pos, int ply)
 }
 
 /* The correction-history slot of this pawn structure (within the side to move's table). */
-static inline size_t corr_slot(const Position *pos) { return pos->pawn_key & (CORR_SIZE - 1); }
+static inline size_t corr_slot(const Position *pos) { return pos->keys.pawn & (CORR_SIZE - 1); }
 
 /* The slot of colour c's pieces other than pawns. */
-static inline size_t corr_np_slot(const Position *pos, int c) { return pos->nonpawn_key[c] & (CORR_SIZE - 1); }
+static inline size_t corr_np_slot(const Position *pos, int c) { return pos->keys.nonpawn[c] & (CORR_SIZE - 1); }
 
 /* The slot of both sides' knights and bishops. */
-static inline size_t corr_minor_slot(const Position *pos) { return pos->minor_key & (CORR_SIZE - 1); }
+static inline size_t corr_minor_slot(const Position *pos) { return pos->keys.minor & (CORR_SIZE - 1); }
 
 /* The slot of both sides' rooks, queens and kings. */
-static inline size_t corr_major_slot(const Position *pos) { return pos->major_key & (CORR_SIZE - 1); }
+static inline size_t corr_major_slot(const Position *pos) { return pos->keys.major & (CORR_SIZE - 1); }
 
 /* The slot of the move that led to this node (-1 after a null move or at the root). */
 static inline int corr_cont_slot(const Thread *t, int ply)

@@ -53,18 +53,17 @@ void psq_table_changed(void)
 /* Piece p on square sq in the piece keys: the pawns', its colour's other
  * pieces', and either the knights' and bishops' or the rooks', queens' and
  * kings'. One rule for make/unmake and for pos_is_ok's recount. */
-static inline void key_piece(uint64_t *pawn_key, uint64_t nonpawn_key[2], uint64_t *minor_key, uint64_t *major_key,
-                             int p, int sq)
+static inline void key_piece(PieceKeys *k, int p, int sq)
 {
     uint64_t z = zob_piece[p][sq];
     if (PTYPE(p) == PAWN) {
-        *pawn_key ^= z;
+        k->pawn ^= z;
     } else {
-        nonpawn_key[PCOLOR(p)] ^= z;
+        k->nonpawn[PCOLOR(p)] ^= z;
         if (PTYPE(p) == KNIGHT || PTYPE(p) == BISHOP)
-            *minor_key ^= z;
+            k->minor ^= z;
         else
-            *major_key ^= z;
+            k->major ^= z;
     }
 }
 
@@ -76,7 +75,7 @@ static inline void track(Position *pos, int p, int sq, int sign)
     pos->bb[p] ^= (uint64_t)1 << s;
     v->mg += sign * psq_table[p][s].mg;
     v->eg += sign * psq_table[p][s].eg;
-    key_piece(&pos->pawn_key, pos->nonpawn_key, &pos->minor_key, &pos->major_key, p, sq);
+    key_piece(&pos->keys, p, sq);
 }
 
 static inline void track_add(Position *pos, int p, int sq) { track(pos, p, sq, 1); }
@@ -289,11 +288,7 @@ void make_move(Position *pos, Move m)
     int us = pos->side;
 
     u->key = pos->key;
-    u->pawn_key = pos->pawn_key;
-    u->nonpawn_key[WHITE] = pos->nonpawn_key[WHITE];
-    u->nonpawn_key[BLACK] = pos->nonpawn_key[BLACK];
-    u->minor_key = pos->minor_key;
-    u->major_key = pos->major_key;
+    u->keys = pos->keys;
     u->psq[WHITE] = pos->psq[WHITE];
     u->psq[BLACK] = pos->psq[BLACK];
     u->move = m;
@@ -428,11 +423,7 @@ void unmake_move(Position *pos)
     pos->ep = u->ep;
     pos->halfmove = u->halfmove;
     pos->key = u->key;
-    pos->pawn_key = u->pawn_key;
-    pos->nonpawn_key[WHITE] = u->nonpawn_key[WHITE];
-    pos->nonpawn_key[BLACK] = u->nonpawn_key[BLACK];
-    pos->minor_key = u->minor_key;
-    pos->major_key = u->major_key;
+    pos->keys = u->keys;
     pos->psq[WHITE] = u->psq[WHITE];
     pos->psq[BLACK] = u->psq[BLACK];
     DEBUG_CHECK(pos);
@@ -557,7 +548,8 @@ bool pos_is_ok(const Position *pos, const char **why)
     if (!why)
         why = &dummy;
     uint8_t count[16] = {0};
-    uint64_t key = 0, pawn_key = 0, nonpawn_key[2] = {0, 0}, minor_key = 0, major_key = 0, bb[16] = {0};
+    uint64_t key = 0, bb[16] = {0};
+    PieceKeys keys = {0};
     Score psq[2] = {{0, 0}, {0, 0}};
     for (int sq = 0; sq < 128; sq++) {
         int p = pos->board[sq];
@@ -577,7 +569,7 @@ bool pos_is_ok(const Position *pos, const char **why)
         count[p]++;
         key ^= zob_piece[p][sq];
         bb[p] |= (uint64_t)1 << SQ64(sq);
-        key_piece(&pawn_key, nonpawn_key, &minor_key, &major_key, p, sq);
+        key_piece(&keys, p, sq);
         psq[PCOLOR(p)].mg += psq_table[p][SQ64(sq)].mg;
         psq[PCOLOR(p)].eg += psq_table[p][SQ64(sq)].eg;
         int c = PCOLOR(p), i = pos->index[sq];
@@ -593,9 +585,7 @@ bool pos_is_ok(const Position *pos, const char **why)
             *why = "piece counts wrong";
             return false;
         }
-    if (memcmp(bb, pos->bb, sizeof bb) || pawn_key != pos->pawn_key ||
-        memcmp(nonpawn_key, pos->nonpawn_key, sizeof nonpawn_key) ||
-        minor_key != pos->minor_key || major_key != pos->major_key) {
+    if (memcmp(bb, pos->bb, sizeof bb) || memcmp(&keys, &pos->keys, sizeof keys)) {
         *why = "square sets or piece keys out of step with the board";
         return false;
     }

@@ -9,14 +9,20 @@
 /* Castling rights: one bit each. */
 enum { WKSIDE = 1, WQSIDE = 2, BKSIDE = 4, BQSIDE = 8 };
 
+/* Polyglot key terms of groups of pieces, which key the correction
+ * histories and the pawn cache. */
+typedef struct {
+    uint64_t pawn;       /* the pawns */
+    uint64_t nonpawn[2]; /* each side's other pieces, king included */
+    uint64_t minor;      /* both sides' knights and bishops */
+    uint64_t major;      /* both sides' rooks, queens and kings */
+} PieceKeys;
+
 /* What make_move must remember so that unmake_move restores the position
  * exactly; one entry per ply played, kept for the whole game. */
 typedef struct {
     uint64_t key;     /* key before the move */
-    uint64_t pawn_key;
-    uint64_t nonpawn_key[2];
-    uint64_t minor_key;
-    uint64_t major_key;
+    PieceKeys keys;
     Score psq[2];
     Move move;
     uint8_t captured; /* piece captured (EMPTY if none) */
@@ -45,10 +51,7 @@ typedef struct Position {
     uint64_t key;            /* Polyglot key of the position */
     /* Kept up to date with the board for the evaluators: */
     uint64_t bb[16];         /* squares of each coloured piece (bit rank * 8 + file, a1 = 0) */
-    uint64_t pawn_key;       /* Polyglot key terms of the pawns alone */
-    uint64_t nonpawn_key[2]; /* ... and of each side's other pieces, king included */
-    uint64_t minor_key;      /* ... and of both sides' knights and bishops */
-    uint64_t major_key;      /* ... and of both sides' rooks, queens and kings */
+    PieceKeys keys;
     Score psq[2];            /* sum of psq_table over each side's pieces ... */
     unsigned psq_ver;        /* ... valid when this equals psq_version */
     /* Game history, growable: every position since the FEN was set. */

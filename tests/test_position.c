@@ -566,7 +566,8 @@ typedef struct {
     uint8_t board[128], index[128], pieces[2][16], pawns[2][8], npieces[2], npawns[2], count[16];
     uint8_t castle_rook[4], castle_mask[128];
     int32_t side, castle, ep, halfmove, fullmove, hply, chess960, pad;
-    uint64_t key, pawn_key, bb[16];
+    uint64_t key, bb[16];
+    PieceKeys keys;
     Score psq[2];
 } Snap;
 
@@ -593,7 +594,7 @@ static void snap(const Position *pos, Snap *s)
     s->hply = pos->hply;
     s->chess960 = pos->chess960;
     s->key = pos->key;
-    s->pawn_key = pos->pawn_key;
+    s->keys = pos->keys;
     memcpy(s->bb, pos->bb, sizeof s->bb);
     memcpy(s->psq, pos->psq, sizeof s->psq);
 }
@@ -604,7 +605,7 @@ static const char *snap_diff(const Snap *a, const Snap *b)
     FIELD(board); FIELD(index); FIELD(pieces); FIELD(pawns); FIELD(npieces); FIELD(npawns);
     FIELD(count); FIELD(castle_rook); FIELD(castle_mask); FIELD(side); FIELD(castle); FIELD(ep);
     FIELD(halfmove); FIELD(fullmove); FIELD(hply); FIELD(chess960); FIELD(key);
-    FIELD(pawn_key); FIELD(bb); FIELD(psq);
+    FIELD(keys); FIELD(bb); FIELD(psq);
 #undef FIELD
     return NULL;
 }

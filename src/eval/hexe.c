@@ -336,7 +336,7 @@ static inline __attribute__((always_inline)) void terms_zones(HexeState *e)
 static inline __attribute__((always_inline)) void terms_pawns(HexeState *e)
 {
     const Position *pos = e->pos;
-    e->pe = pawn_probe(e->cache, hexe_weights_salt ^ pos->pawn_key, (const Bits[2]){PCS(WHITE, PAWN), PCS(BLACK, PAWN)});
+    e->pe = pawn_probe(e->cache, hexe_weights_salt ^ pos->keys.pawn, (const Bits[2]){PCS(WHITE, PAWN), PCS(BLACK, PAWN)});
     for (int t = 0; t < NPAWN_TERMS; t++)
         for (int c = WHITE; c <= BLACK; c++)
             PUT(T_ISOLATED + t, c, e->pe->term[t][c]);
