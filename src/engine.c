@@ -373,11 +373,7 @@ void engine_forget_evals(void)
     tt_clear(nthreads);
     for (int i = 0; i < nthreads; i++) {
         memset(threads[i]->eval_cache, 0, sizeof threads[i]->eval_cache);
-        memset(threads[i]->corr, 0, sizeof threads[i]->corr);
-        memset(threads[i]->corr_np, 0, sizeof threads[i]->corr_np);
-        memset(threads[i]->corr_cont, 0, sizeof threads[i]->corr_cont);
-        memset(threads[i]->corr_minor, 0, sizeof threads[i]->corr_minor);
-        memset(threads[i]->corr_major, 0, sizeof threads[i]->corr_major);
+        memset(&threads[i]->corr, 0, sizeof threads[i]->corr);
     }
 }
 

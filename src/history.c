@@ -183,17 +183,15 @@ void update_eval_diff(Thread *t, const Position *pos, int ply)
     update_history(main_entry(t, !pos->side, prev->threats, prev->move), bonus);
 }
 
-/* The correction-history slot of this pawn structure (within the side to move's table). */
-static inline size_t corr_slot(const Position *pos) { return pos->keys.pawn & (CORR_SIZE - 1); }
-
-/* The slot of colour c's pieces other than pawns. */
-static inline size_t corr_np_slot(const Position *pos, int c) { return pos->keys.nonpawn[c] & (CORR_SIZE - 1); }
-
-/* The slot of both sides' knights and bishops. */
-static inline size_t corr_minor_slot(const Position *pos) { return pos->keys.minor & (CORR_SIZE - 1); }
-
-/* The slot of both sides' rooks, queens and kings. */
-static inline size_t corr_major_slot(const Position *pos) { return pos->keys.major & (CORR_SIZE - 1); }
+/* The keys of the keyed correction tables (worker.h), in their order. */
+static inline void corr_keys(const Position *pos, uint64_t k[NCORR_KEYED])
+{
+    k[CORR_PAWN] = pos->keys.pawn;
+    k[CORR_WHITE] = pos->keys.nonpawn[WHITE];
+    k[CORR_BLACK] = pos->keys.nonpawn[BLACK];
+    k[CORR_MINOR] = pos->keys.minor;
+    k[CORR_MAJOR] = pos->keys.major;
+}
 
 /* The slot of the move that led to this node (-1 after a null move or at the root). */
 static inline int corr_cont_slot(const Thread *t, int ply)
@@ -204,14 +202,15 @@ static inline int corr_cont_slot(const Thread *t, int ply)
 
 int corrected_eval(const Thread *t, const Position *pos, int raw, int ply)
 {
-    int s = pos->side, cc = corr_cont_slot(t, ply);
     /* Weights in sixteenths (tunables.h). */
-    int64_t sum = CORR_PAWN_WEIGHT * (int64_t)t->corr[s][corr_slot(pos)] +
-                  CORR_PIECE_WEIGHT * ((int64_t)t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)] +
-                                       t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)]) +
-                  CORR_MINOR_WEIGHT * (int64_t)t->corr_minor[s][corr_minor_slot(pos)] +
-                  CORR_MAJOR_WEIGHT * (int64_t)t->corr_major[s][corr_major_slot(pos)] +
-                  (cc >= 0 ? CORR_CONT_WEIGHT * (int64_t)t->corr_cont[cc] : 0);
+    const int w[NCORR_KEYED] = {CORR_PAWN_WEIGHT, CORR_PIECE_WEIGHT, CORR_PIECE_WEIGHT, CORR_MINOR_WEIGHT,
+                                CORR_MAJOR_WEIGHT};
+    uint64_t k[NCORR_KEYED];
+    int cc = corr_cont_slot(t, ply);
+    corr_keys(pos, k);
+    int64_t sum = cc >= 0 ? CORR_CONT_WEIGHT * (int64_t)t->corr.cont[cc] : 0;
+    for (int i = 0; i < NCORR_KEYED; i++)
+        sum += w[i] * (int64_t)t->corr.keyed[i][pos->side][k[i] & (CORR_SIZE - 1)];
     int e = raw + (int)(sum / (16 * CORR_GRAIN));
     return e >= TB_WIN_BOUND ? TB_WIN_BOUND - 1 : e <= -TB_WIN_BOUND ? -TB_WIN_BOUND + 1 : e;
 }
@@ -226,12 +225,11 @@ static inline void correct(int16_t *c, int error, int w)
 
 void update_correction(Thread *t, const Position *pos, int raw, int best, int depth, int ply)
 {
-    int w = depth + 1 < 16 ? depth + 1 : 16, s = pos->side, cc = corr_cont_slot(t, ply);
+    uint64_t k[NCORR_KEYED];
+    int w = depth + 1 < 16 ? depth + 1 : 16, cc = corr_cont_slot(t, ply);
+    corr_keys(pos, k);
     if (cc >= 0)
-        correct(&t->corr_cont[cc], best - raw, w);
-    correct(&t->corr[s][corr_slot(pos)], best - raw, w);
-    correct(&t->corr_np[s][WHITE][corr_np_slot(pos, WHITE)], best - raw, w);
-    correct(&t->corr_np[s][BLACK][corr_np_slot(pos, BLACK)], best - raw, w);
-    correct(&t->corr_minor[s][corr_minor_slot(pos)], best - raw, w);
-    correct(&t->corr_major[s][corr_major_slot(pos)], best - raw, w);
+        correct(&t->corr.cont[cc], best - raw, w);
+    for (int i = 0; i < NCORR_KEYED; i++)
+        correct(&t->corr.keyed[i][pos->side][k[i] & (CORR_SIZE - 1)], best - raw, w);
 }

@@ -38,6 +38,14 @@ typedef struct {
 #define CORR_SIZE 16384
 #define CORR_GRAIN 256
 #define CORR_LIMIT (64 * CORR_GRAIN)
+enum { CORR_PAWN, CORR_WHITE, CORR_BLACK, CORR_MINOR, CORR_MAJOR, NCORR_KEYED }; /* the keyed tables */
+typedef struct {
+    /* [table][side to move][its key's low bits], in 1/CORR_GRAIN cp, keyed by
+     * the pawns, White's and Black's other pieces, both sides' knights and
+     * bishops, and both sides' rooks, queens and kings (pos->keys) */
+    int16_t keyed[NCORR_KEYED][2][CORR_SIZE];
+    int16_t cont[16 * 64]; /* by the move that led here: [its piece * 64 + its to] */
+} Corrections;
 /* Static evaluations of positions met lately (their TT entry gone or never
  * made): about a fifth of the calls in the bench repeat one of these. */
 #define EVAL_CACHE_SIZE 65536
@@ -62,11 +70,7 @@ typedef struct Thread {
     int16_t history[2][2][2][64][64]; /* main history: [side][from attacked][to attacked][from][to] */
     int16_t cont[16][64][16][64]; /* continuation history: [earlier piece][its to][piece][to] */
     int16_t capt[16][64][8];      /* capture history: [piece][to][captured type] */
-    int16_t corr[2][CORR_SIZE];   /* static-eval correction by pawn structure, in 1/CORR_GRAIN cp */
-    int16_t corr_np[2][2][CORR_SIZE]; /* the same by one colour's pieces: [side to move][colour][key] */
-    int16_t corr_minor[2][CORR_SIZE]; /* the same by both sides' knights and bishops */
-    int16_t corr_major[2][CORR_SIZE]; /* the same by both sides' rooks, queens and kings */
-    int16_t corr_cont[16 * 64];       /* the same by the move that led here: [its piece * 64 + its to] */
+    Corrections corr;             /* static-evaluation correction histories */
     uint64_t eval_cache[EVAL_CACHE_SIZE]; /* key's upper 48 bits | the evaluation (16 bits); 0: empty */
     EvalContext *eval; /* the evaluator this search uses, with the thread's own accumulators and caches */
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
